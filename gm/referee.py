@@ -48,6 +48,10 @@ class Referee(abc.ABC):
         """Time has reached `t` seconds with nothing heard: close windows, call hesitation."""
         return []
 
+    def finish(self, t: float) -> list[Output]:
+        """The session ends at `t` seconds: settle anything still pending (an open Nope window)."""
+        return []
+
     @abc.abstractmethod
     def is_over(self) -> bool:
         """The game has ended: nothing more to referee."""
