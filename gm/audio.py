@@ -117,12 +117,17 @@ def chunks_of(pcm: bytes, start: float = 0.0, chunk_seconds: float = CHUNK_SECON
 
 def wav_chunks(path: Path | str, realtime: bool = False,
                chunk_seconds: float = CHUNK_SECONDS) -> Iterator[AudioChunk]:
-    """A WAV file as a stream: as fast as possible, or paced like a live microphone."""
-    pcm = read_wav(path)
+    """A WAV file as a stream: as fast as possible, or paced like a live microphone.
+
+    The file is read now, so a missing or broken file is reported before anything else starts."""
+    chunks = chunks_of(read_wav(path), 0.0, chunk_seconds)
+    return _paced(chunks) if realtime else chunks
+
+
+def _paced(chunks: Iterator[AudioChunk]) -> Iterator[AudioChunk]:
     began = time.monotonic()
-    for chunk in chunks_of(pcm, 0.0, chunk_seconds):
-        if realtime:
-            time.sleep(max(0.0, began + chunk.end - time.monotonic()))
+    for chunk in chunks:
+        time.sleep(max(0.0, began + chunk.end - time.monotonic()))
         yield chunk
 
 
@@ -181,10 +186,14 @@ def find_input_device(spec: str | int | None) -> Device:
 
 def microphone_chunks(device: str | int | None = None,
                       chunk_seconds: float = CHUNK_SECONDS) -> Iterator[AudioChunk]:
-    """Live audio from a microphone, as 16 kHz mono chunks, until the caller stops iterating."""
+    """Live audio from a microphone, as 16 kHz mono chunks, until the caller stops iterating.
+
+    The device is looked up now, so a missing microphone is reported before anything else starts."""
+    return _recorded(find_input_device(device), int(chunk_seconds * SAMPLE_RATE))
+
+
+def _recorded(chosen: Device, frames: int) -> Iterator[AudioChunk]:
     sd = _sounddevice()
-    chosen = find_input_device(device)
-    frames = int(chunk_seconds * SAMPLE_RATE)
     try:
         stream = sd.RawInputStream(samplerate=SAMPLE_RATE, blocksize=frames, device=chosen.index,
                                    channels=1, dtype="int16")

@@ -114,7 +114,8 @@ def build_parser() -> argparse.ArgumentParser:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     model_commands = models.add_subparsers(dest="models_command", metavar="ACTION", required=True)
     model_commands.add_parser("list", help="models present and models that can be downloaded",
-                              description="List installed models and the official small ones to download.")
+                              description="List installed models and the official small ones to download.",
+                              epilog="Example: gm models list")
     download = model_commands.add_parser("download", help="fetch a language's official small model",
                                          description="Download, check and unpack a language's small model.",
                                          epilog="Example: gm models download en")
@@ -127,7 +128,8 @@ def build_parser() -> argparse.ArgumentParser:
                                 epilog="Example: gm bench listen")
     bench.add_argument("benchmark", choices=("listen", "judge"), help="which benchmark")
     bench.add_argument("--small", action="store_true", help="a few dozen utterances only (quick check)")
-    bench.add_argument("--engine", choices=("all", "vosk", "pocketsphinx"), default="all")
+    bench.add_argument("--engine", choices=("all", "vosk", "pocketsphinx"), default="all",
+                       help="which engines to measure (default: all)")
     bench.add_argument("--report", metavar="FILE.md", type=Path, help="also write a markdown report here")
     return parser
 
@@ -151,6 +153,7 @@ def _recognizer(args):
 
 
 def _chunks(args):
+    """The audio source, checked before any model loads."""
     if args.input:
         return wav_chunks(args.input, realtime=args.realtime)
     return microphone_chunks(args.device)
@@ -158,8 +161,8 @@ def _chunks(args):
 
 def cmd_listen(args) -> int:
     words = _words(args.words) or [str(w) for w in Phrases.load(args.language).table("listen").get("words", [])]
-    recognizer = _recognizer(args)
     chunks = _chunks(args)
+    recognizer = _recognizer(args)
     vocabulary = recognizer.set_vocabulary(words)
     if vocabulary.missing:
         print(f"gm: cannot hear these words with {recognizer.name}: {', '.join(vocabulary.missing)}",
@@ -204,8 +207,9 @@ def cmd_play(args) -> int:
         if args.transcript:
             run_transcript(session, read_transcript(args.transcript))
         else:
+            chunks = _chunks(args)
             recognizer = _recognizer(args)
-            run_audio(session, recognizer, _chunks(args))
+            run_audio(session, recognizer, chunks)
             recognizer.close()
     finally:
         narrator.close()

@@ -81,4 +81,4 @@ class TestNoMicrophone:
 
     def test_microphone_stream_fails_clearly(self):
         with pytest.raises(NoInputDevice):
-            next(microphone_chunks())
+            microphone_chunks()
