@@ -1,0 +1,1 @@
+"""Exploding Kittens (base game, Party Pack, Zombie Kittens): deck files, rules, voice calls, referee."""
