@@ -373,7 +373,8 @@ class ExplodingKittens:
 
     def _playable_cards(self) -> frozenset[str]:
         """The edition's cards that are in use with this many players."""
-        return frozenset(card for card in self.cards if self.setup.copies(card) != 0)
+        return frozenset(card for card in self.cards
+                         if card in self.combos or self.setup.copies(card) != 0)
 
     # -- queries --
 
