@@ -1,0 +1,160 @@
+"""How alike heard words are to expected ones: spelling, sound, nearest candidates, alignment.
+
+Recognizers confuse words that sound alike ("pooka" / "booka"), so similarity blends the spelling
+with a cheap phonetic key that folds voiced and voiceless consonants and vowel spellings together.
+Nothing here knows a game: the judges build on `similarity`, `best_match` and `align`.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+from dataclasses import dataclass
+from typing import Callable, Iterable, Sequence
+
+from rapidfuzz import fuzz
+
+_DIGRAPHS = (
+    ("tch", "c"), ("ch", "c"), ("sh", "s"), ("ph", "f"), ("th", "t"), ("ck", "k"), ("qu", "kw"),
+    ("oo", "u"), ("ou", "u"), ("ee", "i"), ("ea", "i"), ("ey", "i"), ("ie", "i"), ("ai", "e"),
+    ("ay", "e"),
+)
+_LETTERS = str.maketrans({
+    "b": "p", "d": "t", "g": "k", "c": "k", "q": "k", "x": "s", "z": "s", "v": "f", "j": "c",
+    "m": "n", "y": "i", "h": "",
+})
+
+
+@functools.lru_cache(maxsize=4096)
+def phonetic_key(word: str) -> str:
+    """A rough sound of `word`: voiced/voiceless pairs and vowel spellings folded, doubles merged
+    ("pooka", "booka" and "boogah" all give "puka")."""
+    key = "".join(c for c in word.lower() if c.isalpha())
+    for spelling, sound in _DIGRAPHS:
+        key = key.replace(spelling, sound)
+    key = key.translate(_LETTERS)
+    return "".join(c for i, c in enumerate(key) if i == 0 or c != key[i - 1])
+
+
+@functools.lru_cache(maxsize=65536)
+def similarity(a: str, b: str) -> float:
+    """0.0 (nothing alike) to 1.0 (the same word): the mean of spelling and sound likeness, never
+    below the spelling likeness alone."""
+    a, b = a.lower(), b.lower()
+    if a == b:
+        return 1.0
+    spelling = fuzz.ratio(a, b) / 100.0
+    sound = fuzz.ratio(phonetic_key(a), phonetic_key(b)) / 100.0
+    return max(spelling, (spelling + sound) / 2.0)
+
+
+@dataclass(frozen=True)
+class Match:
+    """The candidate nearest to a heard word, and the runner-up (how sure the choice is)."""
+
+    word: str
+    candidate: str
+    score: float
+    runner_up: str | None = None
+    runner_up_score: float = 0.0
+
+    @property
+    def margin(self) -> float:
+        return self.score - self.runner_up_score
+
+
+def best_match(word: str, candidates: Iterable[str]) -> Match:
+    """The candidate most like `word` (ties: the first listed). Raises ValueError with none."""
+    scored = sorted(((similarity(word, c), -i, c) for i, c in enumerate(dict.fromkeys(candidates))),
+                    reverse=True)
+    if not scored:
+        raise ValueError("best_match needs at least one candidate")
+    (score, _, candidate), rest = scored[0], scored[1:]
+    if rest:
+        return Match(word, candidate, score, rest[0][2], rest[0][0])
+    return Match(word, candidate, score)
+
+
+class Op(enum.Enum):
+    MATCH = "match"
+    """An expected item paired with a heard one (alike or not: see the step's cost)."""
+    INSERT = "insert"
+    """A heard item with no expected one: an extra word."""
+    DELETE = "delete"
+    """An expected item nothing was heard for: a skipped word."""
+    SWAP = "swap"
+    """Expected items i, i+1 heard as j+1, j: two words swapped."""
+
+
+@dataclass(frozen=True)
+class Step:
+    op: Op
+    expected: int | None
+    """Index into the expected sequence (the first of the pair for SWAP)."""
+    heard: int | None
+    """Index into the heard sequence (the first of the pair for SWAP)."""
+    cost: float
+
+
+@dataclass(frozen=True)
+class Alignment:
+    steps: tuple[Step, ...]
+    cost: float
+
+
+def align(
+    expected: int,
+    heard: int,
+    substitute: Callable[[int, int], float],
+    insert: Callable[[int], float],
+    delete: Callable[[int], float],
+    swap: Callable[[int, int], float | None] | None = None,
+) -> Alignment:
+    """The cheapest way to read `heard` items as `expected` ones (weighted edit distance with
+    adjacent swaps). Costs come from the callbacks: `substitute(i, j)` pairs expected i with heard j,
+    `insert(j)` drops heard j, `delete(i)` skips expected i, `swap(i, j)` pairs expected i, i+1 with
+    heard j+1, j (None: not allowed). Ties prefer matches, then skips, then extras."""
+    inf = float("inf")
+    cost = [[inf] * (heard + 1) for _ in range(expected + 1)]
+    back: list[list[Step | None]] = [[None] * (heard + 1) for _ in range(expected + 1)]
+    cost[0][0] = 0.0
+    for i in range(expected + 1):
+        for j in range(heard + 1):
+            options: list[tuple[float, int, Step, int, int]] = []
+            if i and j:
+                c = substitute(i - 1, j - 1)
+                options.append((cost[i - 1][j - 1] + c, 0, Step(Op.MATCH, i - 1, j - 1, c), i - 1, j - 1))
+            if i > 1 and j > 1 and swap is not None:
+                c = swap(i - 2, j - 2)
+                if c is not None:
+                    options.append((cost[i - 2][j - 2] + c, 1, Step(Op.SWAP, i - 2, j - 2, c), i - 2, j - 2))
+            if i:
+                c = delete(i - 1)
+                options.append((cost[i - 1][j] + c, 2, Step(Op.DELETE, i - 1, None, c), i - 1, j))
+            if j:
+                c = insert(j - 1)
+                options.append((cost[i][j - 1] + c, 3, Step(Op.INSERT, None, j - 1, c), i, j - 1))
+            if options:
+                total, _, step, *_ = min(options, key=lambda o: (round(o[0], 9), o[1]))
+                cost[i][j], back[i][j] = total, step
+    steps = []
+    i, j = expected, heard
+    while i or j:
+        step = back[i][j]
+        steps.append(step)
+        i -= {Op.MATCH: 1, Op.SWAP: 2, Op.DELETE: 1, Op.INSERT: 0}[step.op]
+        j -= {Op.MATCH: 1, Op.SWAP: 2, Op.DELETE: 0, Op.INSERT: 1}[step.op]
+    return Alignment(tuple(reversed(steps)), cost[expected][heard])
+
+
+def sequence_similarity(heard: Sequence[str], expected: Sequence[str]) -> float:
+    """0.0 to 1.0: how alike two word sequences are, word by word, with skips, extras and swaps."""
+    if not heard and not expected:
+        return 1.0
+    alignment = align(
+        len(expected), len(heard),
+        lambda i, j: 1.0 - similarity(expected[i], heard[j]),
+        lambda j: 1.0, lambda i: 1.0,
+        lambda i, j: 2.0 - similarity(expected[i], heard[j + 1]) - similarity(expected[i + 1], heard[j]) + 0.5,
+    )
+    return max(0.0, 1.0 - alignment.cost / max(len(heard), len(expected)))

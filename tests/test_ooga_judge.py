@@ -1,0 +1,199 @@
+"""Judging one chant (and the word matching under it), from typed and hand-built utterances."""
+
+import pytest
+
+from gm.matching import Op, align, best_match, phonetic_key, sequence_similarity, similarity
+from gm.ooga_booga.judge import Chant, Doubt, Mistake, Right, Thresholds, Unsure, Wrong, judge
+from gm.ooga_booga.rules import Ending, Reason
+from gm.speech import HeardWord, Hypothesis, Utterance
+
+DECK = ("pooka", "ska", "booga", "ooga", "zee", "aka", "iga", "cha", "toto", "ta", "aki", "ani", "gloo",
+        "paya", "kiki", "moki", "yonka", "toka", "rumba")
+NAMES = ("ana", "bo", "cy", "dee")
+
+
+def chant(chain: str, ending: Ending = Ending.HA) -> Chant:
+    return Chant(tuple(chain.split()), DECK, NAMES, ending)
+
+
+def heard(text: str, confidences=None, gaps=None, lengths=None) -> Hypothesis:
+    """A hypothesis with chosen confidences, pauses before each word and word lengths (seconds)."""
+    words, t = [], 0.0
+    for i, word in enumerate(text.split()):
+        t += (gaps or {}).get(i, 0.05)
+        length = (lengths or {}).get(i, 0.3)
+        words.append(HeardWord(word, (confidences or {}).get(i, 0.95), t, t + length))
+        t += length
+    return Hypothesis(tuple(words))
+
+
+def utterance(*hypotheses: Hypothesis) -> Utterance:
+    return Utterance(tuple(hypotheses))
+
+
+def typed(text: str, chain: str, ending: Ending = Ending.HA):
+    return judge(Utterance.from_text(text), chant(chain, ending))
+
+
+class TestMatching:
+    def test_sound_alikes_share_a_key(self):
+        assert phonetic_key("pooka") == phonetic_key("booka") == phonetic_key("boogah")
+        assert phonetic_key("zee") != phonetic_key("ska")
+
+    def test_similarity_ranks_sound_alikes_above_other_words(self):
+        assert similarity("pooka", "pooka") == 1.0
+        assert similarity("pooka", "booka") > 0.85
+        assert similarity("pooka", "ska") < 0.6
+        assert similarity("Pooka", "pooka") == 1.0
+
+    def test_best_match_reports_the_runner_up(self):
+        match = best_match("booka", ["ska", "pooka", "zee"])
+        assert match.candidate == "pooka" and match.runner_up in ("ska", "zee") and match.margin > 0.3
+        with pytest.raises(ValueError):
+            best_match("x", [])
+
+    def test_align_finds_swaps_skips_and_extras(self):
+        def run(heard, expected):
+            return align(len(expected), len(heard), lambda i, j: 1.0 - similarity(expected[i], heard[j]),
+                         lambda j: 1.0, lambda i: 1.0,
+                         lambda i, j: 2.0 - similarity(expected[i], heard[j + 1])
+                         - similarity(expected[i + 1], heard[j]) + 0.3)
+        assert [s.op for s in run(["b", "a"], ["a", "b"]).steps] == [Op.SWAP]
+        assert [s.op for s in run(["a", "c"], ["a", "b", "c"]).steps] == [Op.MATCH, Op.DELETE, Op.MATCH]
+        assert [s.op for s in run(["a", "x", "b"], ["a", "b"]).steps] == [Op.MATCH, Op.INSERT, Op.MATCH]
+
+    def test_sequence_similarity(self):
+        assert sequence_similarity(["pooka", "ska"], ["pooka", "ska"]) == 1.0
+        assert sequence_similarity(["ska", "pooka"], ["pooka", "ska"]) < 1.0
+        assert sequence_similarity(["zee"], ["pooka", "ska", "toto"]) < 0.4
+
+
+class TestRight:
+    def test_first_chant_of_a_round(self):
+        verdict = typed("pooka ha bo", "")
+        assert verdict == Right("pooka", Ending.HA, "bo", verdict.evidence)
+
+    def test_chain_then_new_word_then_name(self):
+        verdict = typed("pooka ska zee ha dee", "pooka ska")
+        assert isinstance(verdict, Right) and (verdict.word, verdict.named) == ("zee", "dee")
+
+    def test_the_new_word_may_repeat_a_chain_word(self):
+        verdict = typed("pooka ska pooka ha dee", "pooka ska")
+        assert isinstance(verdict, Right) and verdict.word == "pooka"
+
+    def test_last_card_with_ooga_booga(self):
+        verdict = typed("pooka ska zee ooga booga", "pooka ska", Ending.OOGA_BOOGA)
+        assert verdict == Right("zee", Ending.OOGA_BOOGA, None, verdict.evidence)
+
+    def test_card_words_ooga_and_booga_before_the_closing(self):
+        verdict = typed("ooga booga ooga ooga booga", "ooga booga", Ending.OOGA_BOOGA)
+        assert isinstance(verdict, Right) and verdict.word == "ooga"
+
+    def test_no_name_yet(self):
+        verdict = typed("pooka ska", "pooka")
+        assert verdict == Right("ska", None, None, verdict.evidence)
+
+    def test_a_sound_alike_outside_the_game_counts_as_the_word(self):
+        verdict = typed("booka ska ha cy", "pooka")
+        assert isinstance(verdict, Right) and verdict.word == "ska"
+
+    def test_missing_ha_is_forgiven(self):
+        verdict = typed("pooka ska cy", "pooka")
+        assert isinstance(verdict, Right) and verdict.named == "cy"
+
+    def test_weak_words_pass_when_every_reading_agrees(self):
+        weak = heard("pooka ska ha cy", {1: 0.2})
+        assert isinstance(judge(utterance(weak, weak), chant("pooka")), Right)
+
+    def test_a_confident_best_reading_wins_over_a_wrong_alternative(self):
+        verdict = judge(utterance(heard("pooka ska ha cy"), heard("toto ska ha cy")), chant("pooka"))
+        assert isinstance(verdict, Right) and verdict.evidence.readings == 2 and verdict.evidence.fitting == 1
+
+
+class TestWrong:
+    @pytest.mark.parametrize("text, mistake, at, expected, said", [
+        ("pooka zee ha cy", Mistake.SKIPPED, 1, ("ska",), ()),
+        ("ska pooka zee ha cy", Mistake.SWAPPED, 0, ("pooka", "ska"), ("ska", "pooka")),
+        ("pooka toto zee ha cy", Mistake.WRONG_WORD, 1, ("ska",), ("toto",)),
+        ("pooka ska toto zee ha cy", Mistake.EXTRA_WORD, 2, (), ("toto",)),
+        ("pooka ska ha cy", Mistake.NO_NEW_WORD, 2, ("*",), ()),
+        ("pooka ska zee ooga booga", Mistake.EARLY_OOGA_BOOGA, 3, ("ha", "<name>"), ("ooga", "booga")),
+    ])
+    def test_chain_mistakes(self, text, mistake, at, expected, said):
+        verdict = typed(text, "pooka ska")
+        assert isinstance(verdict, Wrong), verdict
+        assert (verdict.mistake, verdict.at, verdict.expected, verdict.heard) == (mistake, at, expected, said)
+
+    def test_ha_on_the_last_card(self):
+        verdict = typed("pooka ska zee ha cy", "pooka ska", Ending.OOGA_BOOGA)
+        assert isinstance(verdict, Wrong) and verdict.mistake is Mistake.HA_ON_LAST_CARD
+        assert verdict.mistake.reason is Reason.NO_OOGA_BOOGA
+
+    def test_forgetting_ooga_booga_on_the_last_card(self):
+        verdict = typed("pooka ska zee", "pooka ska", Ending.OOGA_BOOGA)
+        assert isinstance(verdict, Wrong) and verdict.mistake is Mistake.NO_OOGA_BOOGA
+
+    def test_mistakes_map_to_the_rules_reasons(self):
+        assert Mistake.SWAPPED.reason is Reason.WRONG_CHAIN
+        assert Mistake.EARLY_OOGA_BOOGA.reason is Reason.EARLY_OOGA_BOOGA
+
+    def test_the_verdict_keeps_its_evidence(self):
+        verdict = judge(utterance(heard("pooka toto zee ha cy", {1: 0.9})), chant("pooka ska"))
+        evidence = verdict.evidence
+        assert evidence.heard_text == "pooka toto zee ha cy"
+        assert evidence.expected == ("pooka", "ska", "*", "ha", "<name>")
+        assert evidence.thresholds == Thresholds()
+        check = evidence.checks[1]
+        assert (check.expected, check.heard, check.confidence) == ("ska", "toto", 0.9)
+        assert check.similarity < Thresholds().clash
+        assert "ska~toto" in evidence.summary()
+
+    def test_every_reading_must_show_a_mistake(self):
+        verdict = judge(utterance(heard("pooka toto zee ha cy"), heard("pooka toka zee ha cy")), chant("pooka ska"))
+        assert isinstance(verdict, Wrong) and verdict.evidence.readings == 2
+
+
+class TestUnsure:
+    def test_nothing_heard(self):
+        assert typed("", "pooka").doubt is Doubt.NOTHING_HEARD
+
+    def test_not_a_chant(self):
+        verdict = typed("bo", "pooka ska zee toto")
+        assert isinstance(verdict, Unsure) and verdict.doubt is Doubt.NOT_A_CHANT
+
+    def test_a_faint_contradicting_word_is_not_evidence(self):
+        verdict = judge(utterance(heard("pooka toto zee ha cy", {1: 0.5})), chant("pooka ska"))
+        assert isinstance(verdict, Unsure) and verdict.doubt is Doubt.WEAK_MISTAKE
+
+    def test_a_sound_alike_game_word_is_unclear(self):
+        verdict = typed("booga ska zee ha cy", "pooka ska")
+        assert isinstance(verdict, Unsure) and verdict.doubt is Doubt.UNCLEAR_WORD
+
+    def test_a_right_alternative_blocks_a_wrong_verdict(self):
+        verdict = judge(utterance(heard("pooka toto zee ha cy"), heard("pooka ska zee ha cy")), chant("pooka ska"))
+        assert isinstance(verdict, Unsure) and verdict.doubt is Doubt.READINGS_DISAGREE
+        assert verdict.reading.word == "zee"
+
+    def test_weak_words_with_disagreeing_readings(self):
+        verdict = judge(utterance(heard("pooka ska ha cy", {1: 0.2}), heard("pooka toka ha cy")), chant("pooka"))
+        assert isinstance(verdict, Unsure) and verdict.doubt is Doubt.WEAK_WORDS
+
+    def test_a_pause_long_enough_for_the_skipped_word(self):
+        verdict = judge(utterance(heard("pooka zee ha cy", gaps={1: 0.6})), chant("pooka ska"))
+        assert isinstance(verdict, Unsure)
+
+    def test_a_long_word_next_to_a_skip_may_be_two_heard_as_one(self):
+        verdict = judge(utterance(heard("pooka ska ha cy", lengths={1: 0.8})), chant("pooka ska"))
+        assert isinstance(verdict, Unsure)
+
+    def test_stopping_mid_chain_is_not_a_verdict(self):
+        verdict = typed("pooka ska zee", "pooka ska zee toto moki")
+        assert isinstance(verdict, Unsure)
+
+    def test_an_extra_word_at_the_edge_may_be_noise(self):
+        verdict = typed("toto pooka ska zee ha cy", "pooka ska")
+        assert isinstance(verdict, Unsure) and verdict.doubt is Doubt.WEAK_MISTAKE
+
+    def test_ooga_booga_missing_a_word_is_not_a_verdict_on_the_ending(self):
+        verdict = judge(utterance(heard("pooka ska zee ooga", {3: 0.5})), chant("pooka ska", Ending.OOGA_BOOGA))
+        assert isinstance(verdict, Unsure)
