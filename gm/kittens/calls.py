@@ -97,7 +97,7 @@ class CallBook:
         return self._sentences.get(said) or NotUnderstood(said, "unknown")
 
     def is_complete(self, words: Sequence[str]) -> bool:
-        """A whole call that no longer call could still grow from ("attack", but not "draw",
+        """A whole call that no longer call can grow out of ("attack", but not "draw",
         which may become "draw from the bottom")."""
         said = tuple(w for word in words for w in normalize_words(word))
         return isinstance(self._sentences.get(said), Call) and said not in self._prefixes

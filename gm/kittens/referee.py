@@ -2,9 +2,9 @@
 
 A card that can be Noped opens a Nope window (`nope_seconds`, reopened by each Nope); it resolves
 when `tick` finds the time up, or as soon as any other call arrives (the table moved on). Players
-say what they draw: "draw" (a safe card) or "exploding kitten" - also right after a "draw" that
-passed the turn on, which corrects that draw. A call the rules do not allow is refused aloud and
-changes nothing.
+say what they draw: "draw" (a safe card) or "exploding kitten". A drawer who said "draw" by mistake
+corrects it with "<name> exploding kitten" while nothing else has happened since. A call the rules
+do not allow is refused aloud and changes nothing.
 """
 
 from __future__ import annotations
@@ -140,11 +140,11 @@ class KittensReferee(Referee):
         return self._narrate(move, before)
 
     def _kitten(self, call: Call) -> list[Output]:
-        """"exploding kitten": a draw now, or the last draw corrected when it passed the turn on."""
+        """"exploding kitten": a draw by the player whose turn it is, or, named by the player whose
+        safe draw just passed the turn on, that draw corrected."""
         last, before = self.game.peek(), self.game.state
-        if (isinstance(last, Draw) and not last.kitten and before.phase != EXPLODING
-                and before.pending is None and before.current != last.player
-                and call.player in (None, last.player)):
+        if (isinstance(last, Draw) and not last.kitten and call.player == last.player
+                and before.current != last.player):
             self.game.pop()
             move = Draw(last.player, True)
             try:
