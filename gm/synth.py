@@ -162,3 +162,40 @@ def _sox_effects(samples: np.ndarray, voice: Voice) -> np.ndarray:
     result = subprocess.run(["sox", *raw, "-", *raw, "-", *effects, "channels", "1"],
                             input=to_pcm16(samples * 0.8), capture_output=True, check=True)
     return from_pcm16(result.stdout)
+
+
+def babble(talkers: list[np.ndarray], seconds: float, seed: int = 0) -> np.ndarray:
+    """Unit-RMS babble: every talker's speech looped from a random offset, all at once, like the
+    other people at a table chatting while someone plays."""
+    if not talkers:
+        raise ValueError("babble needs at least one talker")
+    rng = np.random.default_rng(seed)
+    count = max(1, int(seconds * SAMPLE_RATE))
+    total = np.zeros(count)
+    for speech in talkers:
+        level = rms(speech) or 1.0
+        total += np.roll(np.resize(speech, count), int(rng.integers(count))) / level
+    return total / (np.sqrt(np.mean(total ** 2)) or 1.0)
+
+
+def knocks(seconds: float, seed: int = 0, per_second: float = 1.5) -> np.ndarray:
+    """Unit-RMS table noise: short low thumps with a click on top (knuckles on wood, a card slapped
+    down, a glass set on the table) at random times and strengths."""
+    rng = np.random.default_rng(seed)
+    count = max(1, int(seconds * SAMPLE_RATE))
+    total = np.zeros(count)
+    length = int(0.12 * SAMPLE_RATE)
+    t = np.arange(length) / SAMPLE_RATE
+    for _ in range(max(1, rng.poisson(per_second * seconds))):
+        thump = np.sin(2 * np.pi * rng.uniform(90, 500) * t) * np.exp(-t / rng.uniform(0.01, 0.04))
+        click = rng.standard_normal(length) * np.exp(-t / 0.003) * rng.uniform(0.2, 1.0)
+        at = int(rng.integers(count))
+        piece = (thump + click)[: count - at] * rng.uniform(0.3, 1.0)
+        total[at:at + len(piece)] += piece
+    return total / (np.sqrt(np.mean(total ** 2)) or 1.0)
+
+
+def at_snr(speech: np.ndarray, background: np.ndarray, snr_db: float) -> np.ndarray:
+    """`background` (any length) scaled to lie `snr_db` below `speech`: for noise that also fills
+    silence around the speech, whose level must be set by the speech alone."""
+    return background * (rms(speech) / (10 ** (snr_db / 20)) / (np.sqrt(np.mean(background ** 2)) or 1.0))
