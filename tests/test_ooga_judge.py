@@ -103,7 +103,13 @@ class TestRight:
 
     def test_weak_words_pass_when_every_reading_agrees(self):
         weak = heard("pooka ska ha cy", {1: 0.2})
-        assert isinstance(judge(utterance(weak, weak), chant("pooka")), Right)
+        alike = heard("booka ska ha cy", {1: 0.3})
+        assert isinstance(judge(utterance(weak, alike), chant("pooka")), Right)
+
+    def test_weak_words_alone_are_not_enough(self):
+        weak = heard("pooka ska ha cy", {1: 0.2})
+        verdict = judge(utterance(weak, weak), chant("pooka"))
+        assert isinstance(verdict, Unsure) and verdict.doubt is Doubt.WEAK_WORDS
 
     def test_a_confident_best_reading_wins_over_a_wrong_alternative(self):
         verdict = judge(utterance(heard("pooka ska ha cy"), heard("toto ska ha cy")), chant("pooka"))

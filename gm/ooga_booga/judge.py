@@ -245,7 +245,7 @@ def judge(utterance: Utterance, chant: Chant, thresholds: Thresholds = Threshold
     if best.issues and best.issues[0].doubt is Doubt.NOT_A_CHANT:
         return Unsure(Doubt.NOT_A_CHANT, best, evidence)
     if best.fits:
-        agree = all(r.fits and (r.word, r.ending, r.named) == (best.word, best.ending, best.named)
+        agree = len(readings) > 1 and all(r.fits and (r.word, r.ending, r.named) == (best.word, best.ending, best.named)
                     for r in readings)
         if best.weakest >= thresholds.accept or agree:
             return Right(best.word, best.ending, best.named, evidence)
