@@ -86,8 +86,10 @@ class TestBaseSetup:
             ExplodingKittens(load_deck("exploding-kittens"), names(players))
 
     def test_unknown_printing(self):
-        with pytest.raises(SetupError, match="printing"):
+        with pytest.raises(SetupError, match="no 'deluxe' setup; choose seed or current"):
             ExplodingKittens(load_deck("exploding-kittens"), names(3), printing="deluxe")
+        with pytest.raises(SetupError, match="no 'current' setup"):
+            PartyPack(load_deck("party-pack"), names(8), printing="current")
 
     def test_same_name_twice(self):
         with pytest.raises(SetupError, match="same name"):

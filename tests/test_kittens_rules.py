@@ -368,7 +368,8 @@ class TestZombies:
         refused(game, ZombieSave("Bo"), "must_revive")
         refused(game, ZombieSave("Bo", "Cy"), "revive_not_dead")
         game.push(ZombieSave("Bo", "Ana"))
-        assert game.status("Ana") == "alive" and game.state.kittens == 3 and game.state.pile == pile + 1
+        assert game.living() == ("Ana", "Bo", "Cy", "Dee") and game.dead() == ()
+        assert game.state.kittens == 3 and game.state.pile == pile + 1
         assert game.current == "Cy"
 
     def test_the_last_living_player_wins(self):

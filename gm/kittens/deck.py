@@ -52,9 +52,6 @@ class Deck:
     max_players: int
     cards: tuple[tuple[str, CardCount], ...]
 
-    def __contains__(self, card: str) -> bool:
-        return any(name == card for name, _ in self.cards)
-
     def card(self, name: str) -> CardCount:
         for card, count in self.cards:
             if card == name:

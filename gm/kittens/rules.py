@@ -263,6 +263,10 @@ class State:
     def current(self) -> str:
         return self.players[self.turn]
 
+    @property
+    def living(self) -> tuple[str, ...]:
+        return tuple(p for p, s in zip(self.players, self.status) if s == ALIVE)
+
     def notation(self) -> str:
         """One line: seats (current starred, out/dead marked), turns owed, pile, phase."""
         seats = " ".join(
@@ -337,7 +341,7 @@ class ExplodingKittens:
 
     def make_setup(self, deck: Deck, players: int, printing: str, pile: int | None) -> Setup:
         if printing not in self.printings:
-            raise SetupError(f"unknown printing {printing!r}; expected one of {', '.join(self.printings)}")
+            raise SetupError(f"{deck.title} has no {printing!r} setup; choose {' or '.join(self.printings)}")
         use = self.card_use(players)
         counts = deck.counts(use)
         dealt = self.dealt(printing)
@@ -393,11 +397,8 @@ class ExplodingKittens:
     def status(self, player: str) -> str:
         return self.state.status[self.players.index(player)]
 
-    def is_alive(self, player: str) -> bool:
-        return self.status(player) == ALIVE
-
     def living(self) -> tuple[str, ...]:
-        return tuple(p for p, s in zip(self.players, self.state.status) if s == ALIVE)
+        return self.state.living
 
     def dead(self) -> tuple[str, ...]:
         return tuple(p for p, s in zip(self.players, self.state.status) if s == DEAD)
@@ -567,9 +568,8 @@ class ExplodingKittens:
         if not keep_put_back:
             state = replace(state, put_back=None)
         if isinstance(move, Play):
-            discard = move.card
             return replace(state, pending=Pending(move, self.effective_card(move) or move.card),
-                           discard=discard)
+                           discard=move.card)
         if isinstance(move, Nope):
             return replace(state, pending=replace(state.pending, nopes=state.pending.nopes + 1),
                            discard=NOPE)
@@ -595,9 +595,8 @@ class ExplodingKittens:
         status = list(state.status)
         status[state.turn] = self.exploded
         state = replace(state, status=tuple(status), exploding=False)
-        living = [p for p, s in zip(state.players, state.status) if s == ALIVE]
-        if len(living) == 1:
-            return replace(state, winner=living[0], owed=0, attacked=False)
+        if len(state.living) == 1:
+            return replace(state, winner=state.living[0], owed=0, attacked=False)
         return _pass_turn(state, _next_living(state, state.turn), 1, False)
 
     def _effect(self, state: State, pending: Pending) -> State:
