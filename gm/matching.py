@@ -116,35 +116,40 @@ def align(
     heard j+1, j (None: not allowed). Ties prefer matches, then skips, then extras."""
     inf = float("inf")
     cost = [[inf] * (heard + 1) for _ in range(expected + 1)]
-    back: list[list[Step | None]] = [[None] * (heard + 1) for _ in range(expected + 1)]
+    back: list[list[tuple[Op, float] | None]] = [[None] * (heard + 1) for _ in range(expected + 1)]
     cost[0][0] = 0.0
     for i in range(expected + 1):
         for j in range(heard + 1):
-            options: list[tuple[float, int, Step, int, int]] = []
+            best, choice = inf, None
+            # Candidates in order of preference: an exact tie keeps the earlier one.
             if i and j:
                 c = substitute(i - 1, j - 1)
-                options.append((cost[i - 1][j - 1] + c, 0, Step(Op.MATCH, i - 1, j - 1, c), i - 1, j - 1))
+                best, choice = cost[i - 1][j - 1] + c, (Op.MATCH, c)
             if i > 1 and j > 1 and swap is not None:
                 c = swap(i - 2, j - 2)
-                if c is not None:
-                    options.append((cost[i - 2][j - 2] + c, 1, Step(Op.SWAP, i - 2, j - 2, c), i - 2, j - 2))
+                if c is not None and cost[i - 2][j - 2] + c < best - 1e-9:
+                    best, choice = cost[i - 2][j - 2] + c, (Op.SWAP, c)
             if i:
                 c = delete(i - 1)
-                options.append((cost[i - 1][j] + c, 2, Step(Op.DELETE, i - 1, None, c), i - 1, j))
+                if cost[i - 1][j] + c < best - 1e-9:
+                    best, choice = cost[i - 1][j] + c, (Op.DELETE, c)
             if j:
                 c = insert(j - 1)
-                options.append((cost[i][j - 1] + c, 3, Step(Op.INSERT, None, j - 1, c), i, j - 1))
-            if options:
-                total, _, step, *_ = min(options, key=lambda o: (round(o[0], 9), o[1]))
-                cost[i][j], back[i][j] = total, step
+                if cost[i][j - 1] + c < best - 1e-9:
+                    best, choice = cost[i][j - 1] + c, (Op.INSERT, c)
+            if choice is not None:
+                cost[i][j], back[i][j] = best, choice
     steps = []
     i, j = expected, heard
     while i or j:
-        step = back[i][j]
-        steps.append(step)
-        i -= {Op.MATCH: 1, Op.SWAP: 2, Op.DELETE: 1, Op.INSERT: 0}[step.op]
-        j -= {Op.MATCH: 1, Op.SWAP: 2, Op.DELETE: 0, Op.INSERT: 1}[step.op]
+        op, c = back[i][j]
+        di, dj = _MOVES[op]
+        i, j = i - di, j - dj
+        steps.append(Step(op, i if di else None, j if dj else None, c))
     return Alignment(tuple(reversed(steps)), cost[expected][heard])
+
+
+_MOVES = {Op.MATCH: (1, 1), Op.SWAP: (2, 2), Op.DELETE: (1, 0), Op.INSERT: (0, 1)}
 
 
 def sequence_similarity(heard: Sequence[str], expected: Sequence[str]) -> float:

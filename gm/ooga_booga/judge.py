@@ -18,6 +18,7 @@ Every verdict keeps its evidence (heard words, expected words, per-word scores, 
 from __future__ import annotations
 
 import enum
+import functools
 from dataclasses import dataclass, field
 from typing import Sequence, Union
 
@@ -214,7 +215,7 @@ class Chant:
     ha: tuple[str, ...] = ("ha",)
     closing: tuple[str, ...] = ("ooga", "booga")
 
-    @property
+    @functools.cached_property
     def vocabulary(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys((*self.deck, *self.names, *self.ha, *self.closing)))
 
@@ -277,13 +278,18 @@ def _read(hypothesis: Hypothesis, chant: Chant, t: Thresholds) -> Reading:
 
 def _score(slot: Slot, expected: str, heard: str, chant: Chant) -> tuple[float, str | None]:
     """Similarity of a heard word to a slot, and the word it stands for if it clearly fits."""
-    pool = {Slot.NEW: chant.deck, Slot.NAME: chant.names}.get(slot, (expected,))
-    if slot in (Slot.NEW, Slot.NAME) and heard in chant.vocabulary and heard not in pool:
+    return _scored(slot, expected, heard, chant.deck, chant.names, chant.vocabulary)
+
+
+@functools.lru_cache(maxsize=16384)
+def _scored(slot: Slot, expected: str, heard: str, deck: tuple[str, ...], names: tuple[str, ...],
+            vocabulary: tuple[str, ...]) -> tuple[float, str | None]:
+    pool = {Slot.NEW: deck, Slot.NAME: names}.get(slot, (expected,))
+    if slot in (Slot.NEW, Slot.NAME) and heard in vocabulary and heard not in pool:
         return 0.0, None
     match = best_match(heard, pool)
-    nearest = best_match(heard, chant.vocabulary)
-    fits = match.score >= nearest.score
-    return match.score, match.candidate if fits else None
+    nearest = best_match(heard, vocabulary)
+    return match.score, match.candidate if match.score >= nearest.score else None
 
 
 def _align(words: Sequence[HeardWord], chant: Chant, slots, t: Thresholds):
