@@ -14,7 +14,7 @@ from gm.phrases import PhraseError, Phrases
 from gm.pipeline import Session, read_transcript, run_audio, run_transcript, transcribe
 from gm.speech import RecognizerError, normalize_words
 
-GAMES = ("ooga-booga", "exploding-kittens", "party-pack", "zombie-kittens")
+from gm.games import GAMES
 EXIT_USAGE = 2
 
 
