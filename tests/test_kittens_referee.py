@@ -305,3 +305,17 @@ class TestListening:
         assert referee.is_complete(["see", "the", "future"])
         assert not referee.is_complete(["see", "the"])
         assert not referee.is_complete(["favor"])
+
+
+class TestWhoNopes:
+    def test_an_unnamed_nope_is_nobodys_in_particular(self):
+        table = Table()
+        out = table.say("attack") + table.say("nope") + table.say("nope")
+        assert [e["player"] for e in events(out, "nope")] == [None, None]
+        assert said(out)[-2:] == ["Nope!", "Nope number 2!"]
+
+    def test_a_named_nope_is_that_players(self):
+        table = Table()
+        out = table.say("attack") + table.say("bo nope")
+        assert events(out, "nope") == [{"player": "Bo", "count": 1}]
+        assert said(out)[-1] == "Bo: Nope."

@@ -26,6 +26,7 @@ SENTENCES = (
     "setup_title", "setup_use_all", "setup_use_paw", "setup_use_plain", "setup_deal", "setup_back",
     "setup_back_counted", "setup_boxed", "setup_kittens", "setup_pile_counted", "turn",
     "turns", "odds", "odds_one", "safe", "played", "played_on", "noped", "noped_count",
+    "noped_anyone", "noped_anyone_count",
     "cancelled_one", "cancelled", "stands", "exploded", "must_defuse", "must_zombie", "defused",
     "zombie_saved", "revived", "eliminated", "died", "winner", "not_understood", "needs_target",
     *(f"refuse_{reason}" for reason in REASONS),
@@ -137,7 +138,7 @@ class KittensReferee(Referee):
             return self._refuse(error, call)
         if isinstance(move, (Play, Nope)):
             self._closes = t + self.nope_seconds
-        return self._narrate(move, before)
+        return self._narrate(move, before, named=call.player is not None)
 
     def _kitten(self, call: Call) -> list[Output]:
         """"exploding kitten": a draw by the player whose turn it is, or, named by the player whose
@@ -181,7 +182,9 @@ class KittensReferee(Referee):
 
     # -- narration --
 
-    def _narrate(self, move: Move, before: State) -> list[Output]:
+    def _narrate(self, move: Move, before: State, named: bool = True) -> list[Output]:
+        """What `move` changed, said aloud. An unnamed Nope is nobody's in particular: anyone may
+        Nope, and the game master cannot tell voices apart."""
         state, player = self.game.state, move.player
         out: list[Output] = []
         if isinstance(move, Play):
@@ -190,8 +193,9 @@ class KittensReferee(Referee):
             out.append(self._say(key, player=player, card=self._card(move.card), target=move.target))
         elif isinstance(move, Nope):
             count = state.pending.nopes
-            out.append(Event("nope", {"player": player, "count": count}))
-            out.append(self._say("noped" if count == 1 else "noped_count", player=player, count=count))
+            key = ("noped" if named else "noped_anyone") + ("" if count == 1 else "_count")
+            out.append(Event("nope", {"player": player if named else None, "count": count}))
+            out.append(self._say(key, player=player, count=count))
         elif isinstance(move, Draw):
             out.append(Event("draw", {"player": player, "pile": state.pile, "kittens": state.kittens}))
             if move.kitten:
