@@ -37,6 +37,8 @@ class Hypothesis:
 
     words: tuple[HeardWord, ...]
     score: float = 0.0
+    unknown: int = 0
+    """How many stretches of speech the engine heard but could not name; they are not in `words`."""
 
     @property
     def texts(self) -> tuple[str, ...]:
