@@ -282,6 +282,10 @@ def _accuracy(m: Measured, by_id: dict) -> list[str]:
         row(f"SNR {snr:g} dB", [(s, r) for s, r in spoken if s.snr == snr])
     for engine in ("piper", "espeak"):
         row(f"talker: {engine}", [(s, r) for s, r in spoken if s.voice.engine == engine])
+    row("talker: no sox effects", [(s, r) for s, r in spoken if not _effects(s.voice)])
+    row("talker: pitch shifted", [(s, r) for s, r in spoken if s.voice.pitch])
+    row("talker: tempo changed", [(s, r) for s, r in spoken if s.voice.tempo != 1.0])
+    row("talker: reverb", [(s, r) for s, r in spoken if s.voice.reverb])
     lines = _table(("utterances", "count", "word accuracy", "exact"), rows)
 
     chatter = [(s, r) for s, r in heard if s.kind == "chatter"]
@@ -294,6 +298,10 @@ def _accuracy(m: Measured, by_id: dict) -> list[str]:
                          f"{sum(len(r['heard']) for _, r in pairs) / minutes:.1f}"))
         lines += [""] + _table(("chatter heard with", "stretches", "with game words", "game words per minute"), rows)
     return lines
+
+
+def _effects(voice) -> bool:
+    return bool(voice.pitch or voice.tempo != 1.0 or voice.reverb)
 
 
 def _table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> list[str]:
