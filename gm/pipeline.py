@@ -16,7 +16,7 @@ from gm.audio import BYTES_PER_SECOND, AudioChunk, AudioError
 from gm.events import Event, EventLog
 from gm.narration import DEAF_TAIL, Narrator
 from gm.referee import Output, Referee, Say
-from gm.speech import Recognizer, Utterance
+from gm.speech import Grammar, Recognizer, Utterance
 
 TRANSCRIPT_STEP = 1.0
 """Seconds between transcript lines that give no time of their own."""
@@ -32,7 +32,7 @@ class Session:
     out: TextIO = field(default_factory=lambda: sys.stdout)
     deaf_until: float = 0.0
     """Stream time (seconds) until which microphone audio is discarded: the narrator is talking."""
-    _vocabulary: tuple[str, ...] = ()
+    _grammar: Grammar | None = None
 
     def emit(self, outputs: Iterable[Output], t: float) -> None:
         """Send sentences to the narrator and events to the log, in order."""
@@ -50,11 +50,11 @@ class Session:
         self.emit(self.referee.hear(utterance, t), t)
 
     def tune(self, recognizer: Recognizer) -> None:
-        """Give the recognizer the words the referee expects now (only when they change)."""
-        words = tuple(self.referee.vocabulary())
-        if words != self._vocabulary:
-            self._vocabulary = words
-            vocabulary = recognizer.set_vocabulary(words)
+        """Give the recognizer what the referee expects now (only when it changes)."""
+        grammar = self.referee.grammar()
+        if grammar != self._grammar:
+            self._grammar = grammar
+            vocabulary = recognizer.set_grammar(grammar)
             if vocabulary.missing:
                 print(f"gm: cannot hear these words with {recognizer.name}: {', '.join(vocabulary.missing)}",
                       file=sys.stderr, flush=True)

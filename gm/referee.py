@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Sequence, Union
 
 from gm.events import Event
-from gm.speech import Utterance
+from gm.speech import Grammar, Utterance
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,10 @@ class Referee(abc.ABC):
     @abc.abstractmethod
     def vocabulary(self) -> list[str]:
         """Every word that may be said at this moment (the recognizer listens for these only)."""
+
+    def grammar(self) -> Grammar:
+        """The phrases that may be said at this moment (default: the vocabulary in any order)."""
+        return Grammar.word_loop(self.vocabulary())
 
     def is_complete(self, words: Sequence[str]) -> bool:
         """True when a partial result already holds a whole utterance (judge it now)."""

@@ -37,6 +37,8 @@ class Hypothesis:
 
     words: tuple[HeardWord, ...]
     score: float = 0.0
+    kind: str = ""
+    """Which kind of phrase of the grammar this reading is (see `Grammar`); "" when untold."""
     unknown: int = 0
     """How many stretches of speech the engine heard but could not name; they are not in `words`."""
 
@@ -120,6 +122,52 @@ class Vocabulary:
     """Words the engine cannot recognize (not in its model and no pronunciation could be made)."""
 
 
+@dataclass(frozen=True)
+class Phrase:
+    """A pattern of words that may be said: each slot lists the words that may stand there.
+
+    A slot holding "" may be left out. `kind` says what saying the phrase would mean (a right
+    chant, a mistake, a card call); `weight` is how likely it is said, relative to other phrases."""
+
+    slots: tuple[tuple[str, ...], ...]
+    kind: str = ""
+    weight: float = 1.0
+
+    @classmethod
+    def of(cls, text: str, kind: str = "", weight: float = 1.0) -> "Phrase":
+        """A fixed phrase: one word per slot."""
+        return cls(tuple((w,) for w in normalize_words(text)), kind, weight)
+
+    def words(self) -> set[str]:
+        return {w for slot in self.slots for w in slot if w}
+
+
+@dataclass(frozen=True)
+class Grammar:
+    """What may be said at this moment: phrases, plus a loop of words said in any order.
+
+    The loop (kind "loop") gives speech that fits no phrase somewhere to go; a recognizer reports
+    the best reading of each kind it was given, with its score, so a judge can weigh a right
+    phrase against a mistake or against free speech instead of trusting one transcript."""
+
+    phrases: tuple[Phrase, ...] = ()
+    loop: tuple[str, ...] = ()
+    loop_weight: float = 1.0
+
+    @classmethod
+    def word_loop(cls, words: Iterable[str]) -> "Grammar":
+        return cls((), tuple(dict.fromkeys(words)))
+
+    def words(self) -> tuple[str, ...]:
+        """Every word the grammar can produce, each once, in a stable order."""
+        found = [w for phrase in self.phrases for slot in phrase.slots for w in slot if w]
+        return tuple(dict.fromkeys([*found, *self.loop]))
+
+    def kinds(self) -> tuple[str, ...]:
+        found = [phrase.kind for phrase in self.phrases]
+        return tuple(dict.fromkeys([*found, *(["loop"] if self.loop else [])]))
+
+
 class Recognizer(abc.ABC):
     """Streaming speech recognition restricted to a vocabulary.
 
@@ -133,6 +181,11 @@ class Recognizer(abc.ABC):
     @abc.abstractmethod
     def set_vocabulary(self, words: Iterable[str]) -> Vocabulary:
         """Listen only for these words from now on. Reports words that cannot be heard."""
+
+    def set_grammar(self, grammar: Grammar) -> Vocabulary:
+        """Listen for these phrases from now on. Engines that cannot follow phrase structure
+        listen for the grammar's words in any order (kinds are then not reported)."""
+        return self.set_vocabulary(grammar.words())
 
     @abc.abstractmethod
     def feed(self, pcm: bytes, start: float) -> Iterator[Utterance]:
