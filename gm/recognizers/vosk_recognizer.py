@@ -228,7 +228,7 @@ class VoskRecognizer(Recognizer):
         texts = tuple(w.text for w in words)
         if texts != self._partial:
             self._partial = texts
-            yield Utterance((Hypothesis(words, 0.0, unknown),), final=False, engine=self.name)
+            yield Utterance((Hypothesis(words, 0.0, unknown=unknown),), final=False, engine=self.name)
 
     def end_utterance(self) -> Utterance | None:
         if not self._decoders:
@@ -245,7 +245,7 @@ class VoskRecognizer(Recognizer):
         if not best_words and not best_unknown:
             return None
         if len(results) == 1:
-            return Utterance((Hypothesis(best_words, 1.0, best_unknown),), True, self.name)
+            return Utterance((Hypothesis(best_words, 1.0, unknown=best_unknown),), True, self.name)
         alternatives = json.loads(results[1]).get("alternatives", [])
         readings = [self._heard(a.get("result", [])) for a in alternatives]
         scores = _posteriors([a.get("confidence", 0.0) for a in alternatives])
@@ -255,9 +255,9 @@ class VoskRecognizer(Recognizer):
         for (words, unknown), text, score in zip(readings, texts, scores):
             if text != best_texts and text not in others and (words or unknown):
                 sure = tuple(HeardWord(w.text, _word_posterior(w, readings, scores), w.start, w.end) for w in words)
-                others[text] = Hypothesis(sure, score, unknown)
+                others[text] = Hypothesis(sure, score, unknown=unknown)
         best_score = sum(score for text, score in zip(texts, scores) if text == best_texts) if readings else 1.0
-        return Utterance((Hypothesis(best_words, best_score, best_unknown), *others.values()), True, self.name)
+        return Utterance((Hypothesis(best_words, best_score, unknown=best_unknown), *others.values()), True, self.name)
 
     def _heard(self, raw: list[dict]) -> tuple[tuple[HeardWord, ...], int]:
         """Vosk's word dicts as HeardWords in stream time; unknown-word tokens are counted, not kept."""
