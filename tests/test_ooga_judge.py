@@ -203,3 +203,36 @@ class TestUnsure:
     def test_ooga_booga_missing_a_word_is_not_a_verdict_on_the_ending(self):
         verdict = judge(utterance(heard("pooka ska zee ooga", {3: 0.5})), chant("pooka ska", Ending.OOGA_BOOGA))
         assert isinstance(verdict, Unsure)
+
+
+class TestChantGrammar:
+    """The grammar a recognizer listens with: every phrase of kind "right" is judged right from text,
+    every phrase of kind "mistake" is judged wrong."""
+
+    @staticmethod
+    def expand(phrase):
+        import itertools
+        return [" ".join(w for w in words if w) for words in itertools.product(*phrase.slots)]
+
+    @pytest.mark.parametrize("chain", [(), ("pooka",), ("pooka", "ska"), ("ska", "ska", "zee")])
+    @pytest.mark.parametrize("ending", [Ending.HA, Ending.OOGA_BOOGA])
+    def test_phrase_kinds_agree_with_the_judge(self, chain, ending):
+        from gm.ooga_booga.judge import MISTAKE, RIGHT
+        chant = Chant(chain, ("pooka", "ska", "zee"), ("ana", "bo"), ending)
+        grammar = chant.grammar()
+        assert [p.kind for p in grammar.phrases][:1] == [RIGHT]
+        assert set(grammar.loop) == set(chant.vocabulary)
+        for phrase in grammar.phrases:
+            for text in self.expand(phrase):
+                verdict = judge(Utterance.from_text(text), chant)
+                expected = Right if phrase.kind == RIGHT else Wrong
+                assert isinstance(verdict, expected), (phrase.kind, text, verdict)
+
+    def test_every_single_mistake_is_listened_for(self):
+        chant = Chant(("pooka", "ska", "zee"), ("pooka", "ska", "zee", "aka"), ("ana", "bo"), Ending.HA)
+        said = {text for p in chant.grammar().phrases[1:] for text in self.expand(p)}
+        assert "pooka zee aka ha bo" in said          # skipped
+        assert "ska pooka zee aka ha bo" in said      # swapped
+        assert "pooka aka zee aka ha bo" in said      # replaced
+        assert "pooka ska zee ha bo" in said          # no new word
+        assert "pooka ska zee aka ooga booga" in said  # wrong ending

@@ -24,7 +24,14 @@ from typing import Sequence, Union
 
 from gm.matching import Op, align, best_match, similarity
 from gm.ooga_booga.rules import Ending, Reason
-from gm.speech import HeardWord, Hypothesis, Utterance
+from gm.speech import Grammar, HeardWord, Hypothesis, Phrase, Utterance
+
+RIGHT, MISTAKE = "right", "mistake"
+"""Kinds of phrase in a chant's grammar."""
+MISTAKE_WEIGHT = 0.5
+"""How likely each single mistake is said, relative to the right chant (players mostly get it right)."""
+LOOP_WEIGHT = 0.1
+"""How likely free speech is, relative to the right chant."""
 
 
 @dataclass(frozen=True)
@@ -218,6 +225,26 @@ class Chant:
     @functools.cached_property
     def vocabulary(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys((*self.deck, *self.names, *self.ha, *self.closing)))
+
+    def grammar(self, mistake_weight: float = MISTAKE_WEIGHT, loop_weight: float = LOOP_WEIGHT) -> Grammar:
+        """What may be heard: the right chant (any new card word, any name), each single mistake a
+        player can make (a chain word skipped, two swapped, one replaced, no new word, the wrong
+        ending), and any words in any order for everything else. Listening for the mistakes as
+        phrases lets the engine weigh "right" against "wrong" on the audio itself."""
+        chain = [(w,) for w in self.chain]
+        ha_end = (*((w,) for w in self.ha), self.names)
+        closing_end = tuple((w,) for w in self.closing)
+        end, other_end = (ha_end, closing_end) if self.ending is Ending.HA else (closing_end, ha_end)
+        right = Phrase((*chain, self.deck, *end), RIGHT)
+        variants = [(*chain, self.deck, *other_end), (*chain, *end)]
+        for i, word in enumerate(self.chain):
+            others = tuple(w for w in self.deck if w != word)
+            variants.append((*chain[:i], *chain[i + 1:], self.deck, *end))
+            variants.append((*chain[:i], others, *chain[i + 1:], self.deck, *end))
+            if i + 1 < len(chain) and chain[i] != chain[i + 1]:
+                variants.append((*chain[:i], chain[i + 1], chain[i], *chain[i + 2:], self.deck, *end))
+        mistakes = tuple(Phrase(tuple(v), MISTAKE, mistake_weight) for v in dict.fromkeys(variants))
+        return Grammar((right, *mistakes), self.vocabulary, loop_weight)
 
     def template(self, ending: Ending | None) -> tuple[tuple[Slot, str], ...]:
         slots = [(Slot.CHAIN, w) for w in self.chain] + [(Slot.NEW, "*")]

@@ -16,7 +16,7 @@ from gm.ooga_booga.judge import Chant, Doubt, Right, Thresholds, Unsure, Wrong, 
 from gm.ooga_booga.rules import Ending, Finish, Game, Lose, Pass, Reason, Refusal, RoundEnd
 from gm.phrases import Phrases
 from gm.referee import Output, Referee, Say
-from gm.speech import Utterance, normalize_words
+from gm.speech import Grammar, Utterance, normalize_words
 
 SAY_AGAIN_LIMIT = 2
 """How many times a player is asked to repeat an unclear chant before the table decides."""
@@ -88,6 +88,11 @@ class OogaBoogaReferee(Referee):
         if self.phase is Phase.TABLE:
             words += [*self.right_words, *self.wrong_words]
         return list(dict.fromkeys(words))
+
+    def grammar(self) -> Grammar:
+        if self.phase is Phase.CHANT:
+            return self.chant().grammar()
+        return super().grammar()
 
     def is_complete(self, words: Sequence[str]) -> bool:
         words = [w.lower() for w in words]
