@@ -115,3 +115,16 @@ class TestBook:
         (tmp_path / "en" / "exploding_kittens.toml").write_text(text.replace('favor = ["favor"]\n', ""))
         with pytest.raises(PhraseError, match="favor"):
             book(phrases=Phrases.load("en", "exploding_kittens", directory=tmp_path))
+
+
+def test_the_grammar_holds_exactly_the_sentences_the_book_understands():
+    from gm.kittens.calls import CALL
+    from gm.kittens.referee import KittensReferee
+    referee = KittensReferee("zombie-kittens", ["Ana", "Bo", "Cy"])
+    grammar = referee.grammar()
+    sentences = [" ".join(w for (w,) in phrase.slots) for phrase in grammar.phrases]
+    assert {phrase.kind for phrase in grammar.phrases} == {CALL}
+    assert "attack" in sentences and "bo nope" in sentences and "zombie kitten ana" in sentences
+    assert all(not isinstance(referee.calls.parse(s.split()), NotUnderstood) or
+               referee.calls.parse(s.split()).reason == "needs_target" for s in sentences)
+    assert set(grammar.words()) == set(referee.vocabulary())

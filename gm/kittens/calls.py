@@ -15,12 +15,14 @@ from typing import Iterable, Sequence
 
 from gm.kittens.rules import DEAD_TARGET, LIVING_TARGET
 from gm.phrases import PhraseError, Phrases
-from gm.speech import normalize_words
+from gm.speech import Grammar, Phrase, normalize_words
 
 TARGET_REQUIRED = LIVING_TARGET | DEAD_TARGET
 TARGET_OPTIONAL = frozenset({"clone", "zombie_kitten"})
 """A Clone takes a name when it copies Favor; a Zombie Kitten names the dead player it revives."""
 
+CALL = "call"
+"""The kind of every phrase in the call grammar."""
 CALLS = ("nope", "draw", "exploding_kitten", "defuse", "zombie_kitten", "boom", "odds", "whose_turn")
 """Calls that are not a card played: table `[calls]` of the phrase file."""
 
@@ -95,6 +97,11 @@ class CallBook:
         if not said:
             return NotUnderstood((), "empty")
         return self._sentences.get(said) or NotUnderstood(said, "unknown")
+
+    def grammar(self) -> Grammar:
+        """Every sentence of the table as a phrase of kind "call": the recognizer hears whole calls
+        (or nothing), never a stray word of one."""
+        return Grammar(tuple(Phrase(tuple((w,) for w in words), CALL) for words in self._sentences))
 
     def is_complete(self, words: Sequence[str]) -> bool:
         """A whole call that no longer call can grow out of ("attack", but not "draw",

@@ -20,7 +20,7 @@ from gm.kittens.rules import (
 )
 from gm.phrases import Phrases
 from gm.referee import Output, Referee, Say
-from gm.speech import Utterance
+from gm.speech import Grammar, Utterance
 
 SENTENCES = (
     "setup_title", "setup_use_all", "setup_use_paw", "setup_use_plain", "setup_deal", "setup_back",
@@ -54,6 +54,7 @@ class KittensReferee(Referee):
         self.phrases = phrases or Phrases.load("en", "exploding_kittens")
         self.phrases.require(*SENTENCES)
         self.calls = CallBook(self.phrases, players, self.game.cards)
+        self._grammar = self.calls.grammar()
         self.odds = odds
         self.nope_seconds = nope_seconds
         self._closes: float | None = None
@@ -86,6 +87,9 @@ class KittensReferee(Referee):
 
     def vocabulary(self) -> list[str]:
         return list(self.calls.words)
+
+    def grammar(self) -> Grammar:
+        return self._grammar
 
     def is_complete(self, words: Sequence[str]) -> bool:
         return self.calls.is_complete(words)
