@@ -1,0 +1,145 @@
+"""The judging benchmark: referees seated at each sample's moment, how answers are scored, and a small
+run of `gm bench judge` that writes its whole report and a real PNG."""
+
+import subprocess
+import sys
+
+import pytest
+
+from gm.bench import judge
+from gm.bench.corpus import Chant, build_corpus
+from gm.speech import Utterance
+
+CORPUS = build_corpus(0)
+CHANTS = [s for s in CORPUS if s.kind == "chant"][:72]
+
+
+def typed(table, text: str, at: float, start: float | None = None) -> list[str]:
+    """The events a seated referee gives to typed words (a perfect recognizer)."""
+    referee = table.seat(at)
+    spoken = at if start is None else start
+    return [o.name for o in referee.hear(Utterance.from_text(text, at=spoken), spoken) if judge._is_event(o)]
+
+
+class TestSeatingChants:
+    @pytest.mark.parametrize("sample", CHANTS, ids=lambda s: s.id)
+    def test_the_right_chant_typed_is_accepted_at_every_moment(self, sample):
+        events = typed(judge.ooga_table(sample.label), " ".join(sample.label.expected), 10.0, 10.3)
+        assert events[:1] == ["chant_ok"]
+
+    @pytest.mark.parametrize("sample", [s for s in CHANTS if s.label.mistake != "none"], ids=lambda s: s.id)
+    def test_typed_mistakes_are_never_accepted_and_late_ones_lose(self, sample):
+        events = typed(judge.ooga_table(sample.label), sample.text, 10.0, 10.0 + sample.lead_in)
+        assert events[0] != "chant_ok"
+        if sample.label.mistake == "late":
+            assert events[0] == "round_lost"
+
+    def test_a_last_card_is_reached_by_two_lost_rounds(self):
+        chant = Chant(("pooka",), "ska", "cy", "ana", True)
+        table = judge.ooga_table(chant)
+        assert len(table.before) == 6
+        assert typed(table, "pooka ska ooga booga", 5.0)[:1] == ["chant_ok"]
+        assert "chant_wrong" in typed(table, "pooka ska ha bo", 5.0)
+
+    def test_the_speaker_is_never_named_back_by_the_one_they_name(self):
+        chant = Chant(("pooka", "ska", "zee"), "aka", "bo", "cy", False)
+        table = judge.ooga_table(chant)
+        assert typed(table, "pooka ska zee aka ha cy", 5.0)[:1] == ["chant_ok"]
+
+    def test_a_setup_that_goes_wrong_is_an_error_not_a_silent_state(self):
+        table = judge.Table("ooga-booga", ("ana", "bo", "cy", "dee"), "ana", (("pooka ha ana", "chant_ok"),))
+        with pytest.raises(judge.SetupError):
+            table.seat(0.0)
+
+
+class TestSeatingCalls:
+    @pytest.mark.parametrize("text, action", [
+        ("nope", "nope"), ("defuse", "defused"), ("boom", "eliminated"), ("clairvoyance", "card"),
+        ("zombie kitten bo", "zombie_saved"), ("targeted attack cy", "card"), ("dig deeper", "card"),
+    ])
+    def test_calls_that_need_a_moment_get_one(self, text, action):
+        table = judge.kittens_table(text, "en", text.split()[-1] if text.endswith(("bo", "cy")) else "")
+        assert judge.oracle(table, text, 3.0)[0]["event"] == action
+
+    def test_words_that_are_no_call_get_a_plain_first_turn(self):
+        table = judge.kittens_table("ana", "en", "ana")
+        assert table.before == () and judge._no_call(judge.oracle(table, "ana", 1.0))
+
+    def test_korean_calls_are_heard_with_korean_words_only(self):
+        table = judge.kittens_table("미래 보기", "ko")
+        assert judge.oracle(table, "미래 보기", 1.0)[0]["fields"]["card"] == "see_the_future"
+        words = table.seat(0.0).vocabulary()
+        assert words and all(not w.isascii() for w in words)
+
+
+def result(*records, offset=10.0, speech_end=2.0):
+    return {"records": list(records), "offset": offset, "speech_end": speech_end}
+
+
+def event(name, cause="hear", t=12.3, wall=0.05, response=1, **fields):
+    return {"event": name, "fields": fields, "t": t, "cause": cause, "wall": wall, "response": response}
+
+
+class TestScoring:
+    def test_the_first_verdict_event_counts(self):
+        assert judge.verdict(result(event("say_again"), event("chant_wrong"))) == "again"
+        assert judge.verdict(result(event("turn"), event("chant_wrong"), event("round_lost"))) == "wrong"
+        assert judge.verdict(result(event("round_lost", cause="tick"))) == "wrong"
+        assert judge.verdict(result(event("chant_ok", cause="finish"))) == "none"
+        assert judge.verdict(result()) == "none"
+
+    def test_latency_is_stream_time_past_the_speech_end_plus_processing(self):
+        record = event("chant_ok", t=12.3, wall=0.05)
+        assert judge._latency(record, result(record)) == pytest.approx(0.35)
+
+    def test_not_understood_is_found_by_any_not_understood_without_an_action(self):
+        expected = [{"event": "not_understood", "fields": {"words": "ana", "reason": "unknown"}}]
+        asked = [[{"event": "not_understood", "fields": {"words": "ana ana", "reason": "unknown"}}]]
+        acted = asked + [[{"event": "card", "fields": {"card": "attack"}}]]
+        assert judge.answered(expected, asked)
+        assert not judge.answered(expected, acted)
+        assert not judge.answered(expected, [])
+
+    def test_an_action_is_found_only_by_the_same_answer(self):
+        expected = [{"event": "card", "fields": {"player": "ana", "card": "skip", "target": None}}]
+        assert judge.answered(expected, [expected])
+        assert not judge.answered(expected, [[{"event": "card", "fields": {"player": "ana", "card": "attack",
+                                                                         "target": None}}]])
+
+    def test_settling_an_earlier_card_is_no_action_of_the_utterance(self):
+        answer = [{"event": "resolved", "fields": {"card": "skip"}}, {"event": "turn", "fields": {}},
+                  {"event": "card", "fields": {"card": "attack"}}]
+        assert judge._signature(answer) == ("card:attack",)
+        assert judge._signature(answer[:2]) == ()
+
+
+@pytest.fixture(scope="module")
+def small_run(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("judge")
+    report = folder / "judge.md"
+    process = subprocess.run([sys.executable, "-m", "gm", "bench", "judge", "--small", "--report", str(report)],
+                             capture_output=True, text=True, timeout=600)
+    return process, report
+
+
+class TestSmallRun:
+    def test_it_runs_and_writes_the_report_it_prints(self, small_run):
+        process, report = small_run
+        assert process.returncode == 0, process.stderr[-2000:]
+        assert report.read_text(encoding="utf-8").strip() == process.stdout.strip()
+
+    def test_the_report_has_every_section_and_figure(self, small_run):
+        text = small_run[1].read_text(encoding="utf-8")
+        for part in ["Machine:", "## Targets", "## pocketsphinx", "## vosk", "### Chant verdicts by condition",
+                     "| clean ", "| 24 dB ", "| 18 dB ", "| 12 dB ", "| 6 dB ", "say again", "wrong verdict",
+                     "false \"you lose\" on right chants", "mistakes missed", "\"say again\", overall",
+                     "### Calls", "precision", "calls found", "### Chatter", "per 10 min",
+                     "verdict latency, median", "verdict latency, p95", "real-time factor", "peak RSS (MB)"]:
+            assert part in text, part
+        targets = text.split("## Targets")[1].split("## pocketsphinx")[0]
+        rows = [line for line in targets.splitlines() if "| pocketsphinx" in line]
+        assert len(rows) == 9 and all(line.rstrip(" |").endswith(("met", "not met")) for line in rows)
+
+    def test_the_plot_is_a_real_png(self, small_run):
+        data = small_run[1].with_suffix(".png").read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR" and len(data) > 5000
