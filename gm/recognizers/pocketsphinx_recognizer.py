@@ -1,0 +1,336 @@
+"""English speech recognition with PocketSphinx, restricted to the words a game allows right now.
+
+The acoustic model and dictionary ship inside the pocketsphinx wheel, so English needs no download.
+The vocabulary becomes a JSGF loop ("any of these words, one or more times"); words the dictionary
+lacks get pronunciations from `gm.pronounce`. Utterance boundaries come from our own endpointing
+(`SpeechGate` over PocketSphinx's voice-activity classifier), with a hangover long enough that a
+talker's pause between two words of a chain does not cut the chain in two.
+"""
+
+from __future__ import annotations
+
+import collections
+import itertools
+import logging
+import re
+from dataclasses import dataclass
+from typing import Iterable, Iterator
+
+from gm.pronounce import pronounce
+from gm.speech import (SAMPLE_RATE, HeardWord, Hypothesis, Recognizer, RecognizerError, Utterance,
+                       Vocabulary)
+
+log = logging.getLogger(__name__)
+
+FRAME_RATE = 100
+"""Decoder frames per second (the model's -frate)."""
+NON_WORDS = frozenset(("<s>", "</s>", "<sil>", "(NULL)"))
+"""Decoder tokens that are not words; fillers ("[NOISE]", "++UM++") are recognized by their brackets."""
+ALTERNATE_MARK = re.compile(r"\(\d+\)$")
+TOKEN = re.compile(r"^[\w']+$")
+"""What a JSGF grammar takes as a bare word."""
+MAX_ALTERNATIVES = 5
+NBEST_SCAN = 20
+"""N-best entries read to find `MAX_ALTERNATIVES` different ones (the decoder repeats itself)."""
+
+
+@dataclass(frozen=True)
+class GateSettings:
+    """How speech is told from silence, in seconds of audio."""
+
+    window: float = 0.3
+    """Speech starts when `start_ratio` of the last `window` seconds were voiced."""
+    start_ratio: float = 0.6
+    hangover: float = 0.7
+    """Speech ends after this long with (almost) no voiced frames: longer than a pause in a chain."""
+    end_ratio: float = 0.1
+    preroll: float = 0.25
+    """Audio kept from before the detected start, so the first consonant is not lost."""
+    vad_mode: int = 3
+    """PocketSphinx VAD aggressiveness, 0 (loose) to 3 (strict)."""
+
+
+class SpeechGate:
+    """Voiced/unvoiced frame flags in, "start"/"end" decisions out: a pure state machine."""
+
+    def __init__(self, frame_seconds: float, settings: GateSettings = GateSettings()):
+        self.settings = settings
+        self._start_frames = max(1, round(settings.window / frame_seconds))
+        self._end_frames = max(1, round(settings.hangover / frame_seconds))
+        self._recent: collections.deque[bool] = collections.deque(
+            maxlen=max(self._start_frames, self._end_frames))
+        self.in_speech = False
+
+    def push(self, voiced: bool) -> str | None:
+        """Take one frame's flag; say "start" or "end" when the state changes."""
+        self._recent.append(voiced)
+        if not self.in_speech:
+            window = list(self._recent)[-self._start_frames:]
+            if len(window) == self._start_frames and sum(window) >= self.settings.start_ratio * len(window):
+                self.in_speech = True
+                return "start"
+        else:
+            window = list(self._recent)[-self._end_frames:]
+            if len(window) == self._end_frames and sum(window) <= self.settings.end_ratio * len(window):
+                self.in_speech = False
+                return "end"
+        return None
+
+    def reset(self) -> None:
+        """Forget what was heard: the next voiced stretch starts a new utterance."""
+        self._recent.clear()
+        self.in_speech = False
+
+
+class PocketSphinxRecognizer(Recognizer):
+    """PocketSphinx with the English model from its wheel, a word-loop grammar and own endpointing."""
+
+    name = "pocketsphinx"
+
+    def __init__(self, gate: GateSettings = GateSettings(), voices: tuple[str, ...] = ("en-us",),
+                 word_insertion_penalty: float = 1e-3, remove_noise: bool = True):
+        """`voices`: espeak-ng voices whose readings become pronunciations of made-up words.
+        `word_insertion_penalty`: lower means fewer extra short words ("the", "ha") in the result.
+        `remove_noise`: subtract the steady background first (helps in a room with a noise floor,
+        costs a little on studio-clean speech)."""
+        try:
+            import pocketsphinx
+        except ImportError as error:
+            raise RecognizerError(f"pocketsphinx is not installed ({error}): pip install pocketsphinx") from None
+        try:
+            config = pocketsphinx.Config(lm=None, loglevel="FATAL", samprate=SAMPLE_RATE,
+                                         wip=word_insertion_penalty)
+            self._decoder = pocketsphinx.Decoder(config)
+            # The model's feat.params would override this if it were passed to the constructor.
+            self._decoder.config["remove_noise"] = remove_noise
+            self._decoder.reinit_feat()
+            self._vad = pocketsphinx.Vad(gate.vad_mode, SAMPLE_RATE)
+        except (RuntimeError, ValueError) as error:
+            raise RecognizerError(f"cannot load the PocketSphinx English model: {error}") from None
+        self._voices = voices
+        self._frame_bytes = self._vad.frame_bytes
+        frame_seconds = self._frame_bytes / 2 / SAMPLE_RATE
+        self._gate = SpeechGate(frame_seconds, gate)
+        self._preroll: collections.deque[bytes] = collections.deque(
+            maxlen=max(1, round((gate.window + gate.preroll) / frame_seconds)))
+        self._searches: dict[tuple[str, ...], str] = {}
+        self._search: str | None = None
+        self._pending: str | None = None
+        self._pending_set = False
+        self._buffer = b""
+        self._clock = 0.0
+        """Stream time, in seconds, of the first byte in `_buffer`."""
+        self._utterance_start: float | None = None
+        self._partial: tuple[str, ...] = ()
+        self._audio: list[bytes] = []
+        """The current utterance's audio, decoded once more when it closes."""
+
+    # Vocabulary -----------------------------------------------------------------------------
+
+    def set_vocabulary(self, words: Iterable[str]) -> Vocabulary:
+        """Listen only for `words` from the next utterance on. Words with no pronunciation and words a
+        grammar cannot hold are reported missing; a vocabulary seen before is reused at no cost."""
+        words = tuple(dict.fromkeys(w for w in words if w))
+        usable = [w for w in words if TOKEN.match(w)]
+        known = self._add_pronunciations(usable)
+        missing = tuple(w for w in words if w not in known)
+        heard = tuple(w for w in words if w in known)
+        key = tuple(sorted(heard))
+        if key and key not in self._searches:
+            name = f"words{len(self._searches)}"
+            grammar = f"#JSGF V1.0;\ngrammar words;\npublic <words> = ( {' | '.join(key)} )+ ;\n"
+            try:
+                self._decoder.add_jsgf_string(name, grammar)
+                self._searches[key] = name
+            except (RuntimeError, ValueError) as error:
+                log.warning("PocketSphinx refused the word list %s: %s", key, error)
+                heard, missing = (), words
+        search = self._searches.get(key) if heard else None
+        if self._utterance_start is None:
+            self._activate(search)
+        else:
+            self._pending, self._pending_set = search, True
+        return Vocabulary(heard, missing)
+
+    def _add_pronunciations(self, words: list[str]) -> set[str]:
+        """Put made-up words into the decoder's dictionary; return the words it now knows."""
+        unknown = [w for w in words if self._decoder.lookup_word(w) is None]
+        made = pronounce(unknown, voices=self._voices)
+        entries = [(word if i == 0 else f"{word}({i + 1})", str(p))
+                   for word in unknown for i, p in enumerate(made.of(word))]
+        for n, (entry, phones) in enumerate(entries):
+            try:
+                # Rebuilding the decoder's word tables once, after the last word, is enough.
+                self._decoder.add_word(entry, phones, n == len(entries) - 1)
+            except RuntimeError as error:
+                log.warning("PocketSphinx refused %s /%s/: %s", entry, phones, error)
+        return {w for w in words if self._decoder.lookup_word(w) is not None}
+
+    def _activate(self, search: str | None) -> None:
+        self._search = search
+        if search is not None:
+            self._decoder.activate_search(search)
+
+    # Listening ------------------------------------------------------------------------------
+
+    def feed(self, pcm: bytes, start: float) -> Iterator[Utterance]:
+        """Take consecutive audio (16 kHz mono s16, any length) beginning `start` seconds into the
+        stream. Yields a partial utterance whenever the running guess changes and a final one when
+        the talker stops; silence and noise yield nothing."""
+        if abs(start - (self._clock + len(self._buffer) / 2 / SAMPLE_RATE)) > 0.01:
+            self._buffer = b""  # a jump in the stream: keep time with the caller
+            self._clock = start
+        self._buffer += pcm
+        size = self._frame_bytes
+        while len(self._buffer) >= size:
+            frame, self._buffer = self._buffer[:size], self._buffer[size:]
+            self._clock += size / 2 / SAMPLE_RATE
+            change = self._gate.push(self._vad.is_speech(frame))
+            if self._utterance_start is not None:
+                self._decode(frame)
+                if change == "end":
+                    final = self._finish()
+                    if final is not None:
+                        yield final
+            else:
+                self._preroll.append(frame)
+                if change == "start":
+                    self._begin()
+        if self._utterance_start is not None:
+            partial = self._partial_result()
+            if partial is not None:
+                yield partial
+
+    def _begin(self) -> None:
+        """Open an utterance with the audio kept from just before speech was detected."""
+        if self._pending_set:
+            self._activate(self._pending)
+            self._pending, self._pending_set = None, False
+        kept = b"".join(self._preroll)
+        self._preroll.clear()
+        self._utterance_start = self._clock - len(kept) / 2 / SAMPLE_RATE
+        self._partial = ()
+        self._audio = []
+        if self._search is not None:
+            self._decoder.start_utt()
+            self._decode(kept)
+
+    def _decode(self, pcm: bytes) -> None:
+        if self._search is not None and pcm:
+            self._audio.append(pcm)
+            self._decoder.process_raw(pcm, False, False)
+
+    def end_utterance(self) -> Utterance | None:
+        """Close the current utterance now (for instance when a partial already holds all that is
+        needed) and return its final result; None if nobody was speaking or nothing was heard."""
+        if self._utterance_start is None:
+            return None
+        self._gate.reset()
+        return self._finish()
+
+    def _finish(self) -> Utterance | None:
+        start, self._utterance_start = self._utterance_start, None
+        self._partial = ()
+        if self._search is None:
+            return None
+        running = self._best(start, final=False)
+        self._decoder.end_utt()
+        # Decode again, the whole utterance at once: cepstral normalization then uses this talker's
+        # own mean, not a running estimate that is poor at first and drifts with earlier talkers.
+        self._decoder.start_utt()
+        self._decoder.process_raw(b"".join(self._audio), False, True)
+        self._decoder.end_utt()
+        # The closed utterance can lack a path to the grammar's end (hyp() is None); the running
+        # guess then stands, with no confidence to show for it.
+        best = self._best(start, final=True) or running
+        if best is None:
+            return None
+        return Utterance((best, *self._alternatives(best)), True, self.name)
+
+    def _partial_result(self) -> Utterance | None:
+        if self._search is None:
+            return None
+        best = self._best(self._utterance_start, final=False)
+        if best is None or best.texts == self._partial:
+            return None
+        self._partial = best.texts
+        return Utterance((best,), False, self.name)
+
+    def _best(self, start: float, final: bool) -> Hypothesis | None:
+        """The decoder's best path as heard words; None when it holds no word."""
+        hyp = self._decoder.hyp()
+        if hyp is None:
+            return None
+        words = []
+        for segment in self._decoder.seg():
+            text = _word(segment.word)
+            if text is None:
+                continue
+            # Word posteriors exist only once the utterance is closed and its lattice built.
+            confidence = min(1.0, max(0.0, segment.prob)) if final else 0.0
+            words.append(HeardWord(text, confidence, round(start + segment.start_frame / FRAME_RATE, 3),
+                                   round(start + (segment.end_frame + 1) / FRAME_RATE, 3)))
+        if not words:
+            return None
+        return Hypothesis(tuple(words), hyp.score)
+
+    def _alternatives(self, best: Hypothesis) -> list[Hypothesis]:
+        """Other readings from the n-best list, different from the best one and from each other.
+
+        N-best entries carry no word times or posteriors: see `_place`."""
+        seen = {best.texts}
+        found = []
+        for hyp in itertools.islice(self._decoder.nbest() or (), NBEST_SCAN):
+            if hyp is None:
+                break
+            texts = tuple(w for w in map(_word, hyp.hypstr.split()) if w is not None)
+            if not texts or texts in seen:
+                continue
+            seen.add(texts)
+            found.append(Hypothesis(_place(texts, best.words), hyp.score))
+            if len(found) == MAX_ALTERNATIVES - 1:
+                break
+        return found
+
+    def close(self) -> None:
+        if self._utterance_start is not None and self._search is not None:
+            self._decoder.end_utt()
+        self._utterance_start = None
+
+
+def _word(token: str) -> str | None:
+    """A decoder token as a word ("read(2)" -> "read"), or None for silence, fillers and markers."""
+    token = token.strip()
+    if token in NON_WORDS or token.startswith(("[", "+")):
+        return None
+    return ALTERNATE_MARK.sub("", token)
+
+
+def _place(texts: tuple[str, ...], best: tuple[HeardWord, ...]) -> tuple[HeardWord, ...]:
+    """Words of another reading, timed against the best reading's words.
+
+    A reading with as many words as the best one keeps the best one's word wherever the two agree;
+    every other word gets an even share of the best reading's span and no confidence."""
+    begin, finish = best[0].start, best[-1].end
+    step = (finish - begin) / len(texts)
+    placed = []
+    for i, text in enumerate(texts):
+        if i < len(best) and best[i].text == text and len(texts) == len(best):
+            placed.append(best[i])
+        else:
+            placed.append(HeardWord(text, 0.0, round(begin + i * step, 3), round(begin + (i + 1) * step, 3)))
+    return tuple(placed)
+
+
+def recognize(recognizer: Recognizer, pcm: bytes, start: float = 0.0,
+              chunk_seconds: float = 0.1) -> list[Utterance]:
+    """Everything `recognizer` says about a whole recording fed in chunks, then closed: the partial
+    and final utterances in order. For tests and benchmarks."""
+    size = int(chunk_seconds * SAMPLE_RATE) * 2
+    heard: list[Utterance] = []
+    for offset in range(0, len(pcm), size):
+        heard.extend(recognizer.feed(pcm[offset:offset + size], start + offset / 2 / SAMPLE_RATE))
+    last = recognizer.end_utterance()
+    if last is not None:
+        heard.append(last)
+    return heard

@@ -1,0 +1,177 @@
+"""PocketSphinx listening to synthesized players: the right game words, with times and confidences."""
+
+from __future__ import annotations
+
+import pytest
+
+from gm.recognizers.pocketsphinx_recognizer import PocketSphinxRecognizer, SpeechGate, recognize
+from gm.speech import SAMPLE_RATE, Utterance
+
+GAME_WORDS = ("ooga booga pooka ska zee aka iga cha toto ta aki ani gloo paya kiki moki yonka toka rumba "
+              "ha ana bo cy dee attack targeted skip nope favor shuffle see the future draw defuse "
+              "exploding kitten zombie boom odds whose turn right wrong").split()
+SETTLE = 1.5
+"""Seconds of room noise the recognizer hears before anyone talks, as at a real table."""
+
+# Phrases each voice gets right (synthesis and decoding are deterministic). Left out because they
+# come back wrong: piper "ooga booga" ("iga booga") and "pooka ska ha bo" ("ooga ska bo");
+# espeak-us "pooka ska ha bo", "see the future", "exploding kitten", "draw" ("draw favor");
+# espeak-gb "ooga booga", "pooka ska ha bo", "attack", "see the future", "whose turn".
+HEARD_RIGHT = {
+    "piper": ["attack", "nope", "see the future", "exploding kitten", "defuse", "draw", "skip",
+              "shuffle", "whose turn", "toto kiki moki"],
+    "espeak-us": ["ooga booga", "attack", "nope", "defuse", "skip", "shuffle", "whose turn",
+                  "toto kiki moki"],
+    "espeak-gb": ["nope", "exploding kitten", "defuse", "draw", "skip", "shuffle", "toto kiki moki"],
+}
+
+
+@pytest.fixture
+def recognizer():
+    recognizer = PocketSphinxRecognizer()
+    recognizer.set_vocabulary(GAME_WORDS)
+    yield recognizer
+    recognizer.close()
+
+
+def seconds(pcm: bytes) -> float:
+    return len(pcm) / 2 / SAMPLE_RATE
+
+
+def hear(recognizer, room, pcm: bytes, start: float = 0.0) -> list[Utterance]:
+    """Everything heard when `pcm` is said after the room has been quiet for `SETTLE` seconds."""
+    return recognize(recognizer, room(SETTLE) + pcm, start)
+
+
+def finals(utterances: list[Utterance]) -> list[Utterance]:
+    return [u for u in utterances if u.final]
+
+
+class TestGameWords:
+    @pytest.mark.parametrize("voice, phrase", [(v, p) for v, phrases in HEARD_RIGHT.items() for p in phrases])
+    def test_phrase_comes_back(self, recognizer, talker, room, voice, phrase):
+        heard = finals(hear(recognizer, room, talker(phrase, voice)))
+        assert [u.text for u in heard] == [phrase]
+
+    def test_made_up_words_are_added_with_pronunciations(self, recognizer):
+        vocabulary = recognizer.set_vocabulary(["pooka", "ooga", "atrrr", "cattermelon", "tacocat", "attack"])
+        assert vocabulary.words == ("pooka", "ooga", "atrrr", "cattermelon", "tacocat", "attack")
+        assert vocabulary.missing == ()
+
+    def test_several_calls_in_one_stream(self, recognizer, talker, room):
+        pcm = b"".join(talker(p) for p in ("see the future", "nope", "exploding kitten"))
+        heard = finals(hear(recognizer, room, pcm))
+        assert [u.text for u in heard] == ["see the future", "nope", "exploding kitten"]
+
+
+class TestTimesAndConfidence:
+    def test_words_lie_inside_the_speech_in_stream_seconds(self, recognizer, talker, room):
+        clip = talker("exploding kitten")
+        (utterance,) = finals(hear(recognizer, room, clip, start=100.0))
+        speech_from = 100.0 + SETTLE + 0.6 - 0.15
+        speech_to = 100.0 + SETTLE + seconds(clip) - 1.0 + 0.15
+        assert speech_from <= utterance.start < utterance.end <= speech_to
+        starts = [w.start for w in utterance.words]
+        assert starts == sorted(starts)
+        assert all(w.start < w.end for w in utterance.words)
+
+    def test_confidences_are_probabilities(self, recognizer, talker, room):
+        utterances = finals(hear(recognizer, room, talker("pooka ska ha bo")))
+        words = [w for u in utterances for a in u.alternatives for w in a.words]
+        assert words and all(0.0 <= w.confidence <= 1.0 for w in words)
+
+    def test_a_clear_call_is_surer_than_chatter_forced_onto_game_words(self, recognizer, talker, room):
+        (call,) = finals(hear(recognizer, room, talker("shuffle")))
+        fresh = PocketSphinxRecognizer()
+        fresh.set_vocabulary(GAME_WORDS)
+        chatter = finals(hear(fresh, room, talker("pass me the chips please")))
+        assert chatter, "chatter inside a word loop always comes out as game words"
+        assert call.confidence > max(u.confidence for u in chatter)
+
+    def test_alternatives_differ_from_the_best_and_each_other(self, recognizer, talker, room):
+        utterances = finals(hear(recognizer, room, talker("pooka ska ha bo", "espeak-us")))
+        for utterance in utterances:
+            texts = [a.texts for a in utterance.alternatives]
+            assert len(texts) == len(set(texts))
+            assert all(a.words for a in utterance.alternatives)
+
+
+class TestStreaming:
+    def test_silence_and_room_noise_give_nothing(self, recognizer, room):
+        assert recognize(recognizer, room(3.0, noisy=False)) == []
+        assert recognize(recognizer, room(3.0)) == []
+
+    def test_a_partial_comes_before_the_final(self, recognizer, talker, room):
+        heard = hear(recognizer, room, talker("see the future"))
+        kinds = [u.final for u in heard]
+        assert False in kinds and kinds[-1] is True
+        assert kinds.index(False) < kinds.index(True)
+        assert all(not u.final for u in heard[:-1])
+
+    def test_end_utterance_closes_mid_stream(self, recognizer, talker, room):
+        clip = room(SETTLE) + talker("see the future", lead_in=0.6, tail=1.0)
+        cut = int((SETTLE + 0.6 + 0.45) * SAMPLE_RATE) * 2  # partway into "future"
+        partials = recognize_without_closing(recognizer, clip[:cut])
+        assert partials and not any(u.final for u in partials)
+        closed = recognizer.end_utterance()
+        assert closed is not None and closed.final
+        assert closed.texts[0] == "see"
+        assert recognizer.end_utterance() is None
+
+    def test_feed_takes_chunks_of_any_length(self, talker, room):
+        pcm = room(SETTLE) + talker("defuse")
+        results = []
+        for chunk_seconds in (0.01, 0.0317, 0.25):
+            recognizer = PocketSphinxRecognizer()
+            recognizer.set_vocabulary(GAME_WORDS)
+            results.append([u.text for u in finals(recognize(recognizer, pcm, chunk_seconds=chunk_seconds))])
+        assert results == [["defuse"]] * 3
+
+
+def recognize_without_closing(recognizer, pcm: bytes) -> list[Utterance]:
+    size = int(0.1 * SAMPLE_RATE) * 2
+    return [u for offset in range(0, len(pcm), size)
+            for u in recognizer.feed(pcm[offset:offset + size], offset / 2 / SAMPLE_RATE)]
+
+
+class TestVocabulary:
+    def test_swapping_restricts_what_is_heard(self, recognizer, talker, room):
+        recognizer.set_vocabulary(["attack", "nope"])
+        heard = finals(hear(recognizer, room, talker("see the future")))
+        assert all(set(u.texts) <= {"attack", "nope"} for u in heard)
+        recognizer.set_vocabulary(GAME_WORDS)
+        assert [u.text for u in finals(recognize(recognizer, talker("nope"), 20.0))] == ["nope"]
+
+    def test_unpronounceable_words_are_reported_missing(self, recognizer):
+        vocabulary = recognizer.set_vocabulary(["nope", "'", "a b", ""])
+        assert vocabulary.words == ("nope",)
+        assert vocabulary.missing == ("'", "a b")
+
+    def test_no_usable_words_hears_nothing(self, talker, room):
+        recognizer = PocketSphinxRecognizer()
+        assert recognizer.set_vocabulary(["'"]).words == ()
+        assert hear(recognizer, room, talker("nope")) == []
+
+    def test_a_vocabulary_set_mid_utterance_applies_to_the_next(self, recognizer, talker, room):
+        clip = room(SETTLE) + talker("nope")
+        half = int((SETTLE + 1.0) * SAMPLE_RATE) * 2
+        assert list(recognizer.feed(clip[:half], 0.0)), "the talker is speaking at the switch"
+        recognizer.set_vocabulary(["attack"])
+        rest = list(recognizer.feed(clip[half:], half / 2 / SAMPLE_RATE))
+        assert [u.text for u in finals(rest)] == ["nope"]
+
+
+class TestSpeechGate:
+    def test_starts_after_a_voiced_window_and_ends_after_the_hangover(self):
+        gate = SpeechGate(0.03)
+        flags = [False] * 20 + [True] * 30 + [False] * 40
+        changes = [(i, c) for i, c in enumerate(gate.push(f) for f in flags) if c]
+        assert [c for _, c in changes] == ["start", "end"]
+        start, end = changes[0][0], changes[1][0]
+        assert 20 < start <= 30
+        assert end - 50 == pytest.approx(gate.settings.hangover / 0.03 * (1 - gate.settings.end_ratio), abs=2)
+
+    def test_a_short_pause_inside_speech_does_not_end_it(self):
+        gate = SpeechGate(0.03)
+        flags = [True] * 30 + [False] * 10 + [True] * 30
+        assert [c for c in map(gate.push, flags) if c] == ["start"]
