@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import abc
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Sequence
 
 SAMPLE_RATE = 16000
 """Hertz. Every recognizer takes 16 kHz mono signed 16-bit little-endian PCM."""
@@ -141,6 +141,16 @@ class Phrase:
     def words(self) -> set[str]:
         return {w for slot in self.slots for w in slot if w}
 
+    def matches(self, words: Sequence[str]) -> bool:
+        """True when `words` is one way of saying this phrase."""
+        reachable = {0}
+        for slot in self.slots:
+            reachable = {i + 1 for i in reachable if i < len(words) and words[i] in slot} | (
+                reachable if "" in slot else set())
+            if not reachable:
+                return False
+        return len(words) in reachable
+
 
 @dataclass(frozen=True)
 class Grammar:
@@ -162,6 +172,14 @@ class Grammar:
         """Every word the grammar can produce, each once, in a stable order."""
         found = [w for phrase in self.phrases for slot in phrase.slots for w in slot if w]
         return tuple(dict.fromkeys([*found, *self.loop]))
+
+    def kind_of(self, words: Sequence[str]) -> str:
+        """The kind of the most likely phrase these words say: "loop" when only the loop can say
+        them, "" when nothing in the grammar can."""
+        fitting = [p for p in self.phrases if p.matches(words)]
+        if fitting:
+            return max(fitting, key=lambda p: p.weight).kind
+        return "loop" if words and all(w in self.loop for w in words) else ""
 
     def kinds(self) -> tuple[str, ...]:
         found = [phrase.kind for phrase in self.phrases]

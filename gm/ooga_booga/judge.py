@@ -29,7 +29,8 @@ from gm.speech import Grammar, HeardWord, Hypothesis, Phrase, Utterance
 RIGHT, MISTAKE = "right", "mistake"
 """Kinds of phrase in a chant's grammar."""
 MISTAKE_WEIGHT = 0.5
-"""How likely each single mistake is said, relative to the right chant (players mostly get it right)."""
+"""How likely a mistake is, relative to the right chant (players mostly get it right); shared
+evenly by the single mistakes listened for."""
 LOOP_WEIGHT = 0.1
 """How likely free speech is, relative to the right chant."""
 
@@ -243,7 +244,8 @@ class Chant:
             variants.append((*chain[:i], others, *chain[i + 1:], self.deck, *end))
             if i + 1 < len(chain) and chain[i] != chain[i + 1]:
                 variants.append((*chain[:i], chain[i + 1], chain[i], *chain[i + 2:], self.deck, *end))
-        mistakes = tuple(Phrase(tuple(v), MISTAKE, mistake_weight) for v in dict.fromkeys(variants))
+        variants = list(dict.fromkeys(variants))
+        mistakes = tuple(Phrase(tuple(v), MISTAKE, mistake_weight / len(variants)) for v in variants)
         return Grammar((right, *mistakes), self.vocabulary, loop_weight)
 
     def template(self, ending: Ending | None) -> tuple[tuple[Slot, str], ...]:
