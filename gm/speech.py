@@ -166,7 +166,7 @@ class Grammar:
 
     @classmethod
     def word_loop(cls, words: Iterable[str]) -> "Grammar":
-        return cls((), tuple(dict.fromkeys(words)))
+        return cls((), tuple(dict.fromkeys(w for w in words if w)))
 
     def words(self) -> tuple[str, ...]:
         """Every word the grammar can produce, each once, in a stable order."""

@@ -1,8 +1,9 @@
 """English speech recognition with PocketSphinx, restricted to the words a game allows right now.
 
 The acoustic model and dictionary ship inside the pocketsphinx wheel, so English needs no download.
-The vocabulary becomes a JSGF loop ("any of these words, one or more times"); words the dictionary
-lacks get pronunciations from `gm.pronounce`. Utterance boundaries come from our own endpointing
+The game's grammar (gm.speech.Grammar: weighted phrases plus a word loop) becomes JSGF; words the
+dictionary lacks get pronunciations from `gm.pronounce`. Each reading says which kind of phrase
+it is. Utterance boundaries come from our own endpointing
 (`SpeechGate` over PocketSphinx's voice-activity classifier), with a hangover long enough that a
 talker's pause between two words of a chain does not cut the chain in two.
 """
@@ -17,7 +18,8 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator
 
 from gm.pronounce import pronounce
-from gm.speech import (SAMPLE_RATE, HeardWord, Hypothesis, Recognizer, RecognizerError, Utterance,
+from gm.recognizers.jsgf import to_jsgf
+from gm.speech import (SAMPLE_RATE, Grammar, HeardWord, Hypothesis, Recognizer, RecognizerError, Utterance,
                        Vocabulary)
 
 log = logging.getLogger(__name__)
@@ -113,9 +115,11 @@ class PocketSphinxRecognizer(Recognizer):
         self._gate = SpeechGate(frame_seconds, gate)
         self._preroll: collections.deque[bytes] = collections.deque(
             maxlen=max(1, round((gate.window + gate.preroll) / frame_seconds)))
-        self._searches: dict[tuple[str, ...], str] = {}
+        self._searches: dict[str, str] = {}
+        """Decoder search names by JSGF text."""
         self._search: str | None = None
-        self._pending: str | None = None
+        self._grammar: Grammar | None = None
+        self._pending: tuple[str, Grammar] | None = None
         self._pending_set = False
         self._buffer = b""
         self._clock = 0.0
@@ -128,24 +132,28 @@ class PocketSphinxRecognizer(Recognizer):
     # Vocabulary -----------------------------------------------------------------------------
 
     def set_vocabulary(self, words: Iterable[str]) -> Vocabulary:
-        """Listen only for `words` from the next utterance on. Words with no pronunciation and words a
-        grammar cannot hold are reported missing; a vocabulary seen before is reused at no cost."""
-        words = tuple(dict.fromkeys(w for w in words if w))
+        """Listen only for `words`, in any order, from the next utterance on."""
+        return self.set_grammar(Grammar.word_loop(words))
+
+    def set_grammar(self, grammar: Grammar) -> Vocabulary:
+        """Listen for `grammar`'s phrases from the next utterance on. Words with no pronunciation
+        and words a grammar cannot hold are reported missing (phrases needing them drop out); a
+        grammar seen before is reused at no cost."""
+        words = grammar.words()
         usable = [w for w in words if TOKEN.match(w)]
         known = self._add_pronunciations(usable)
         missing = tuple(w for w in words if w not in known)
         heard = tuple(w for w in words if w in known)
-        key = tuple(sorted(heard))
-        if key and key not in self._searches:
-            name = f"words{len(self._searches)}"
-            grammar = f"#JSGF V1.0;\ngrammar words;\npublic <words> = ( {' | '.join(key)} )+ ;\n"
+        text = to_jsgf(grammar, known)
+        if text is not None and text not in self._searches:
+            name = f"grammar{len(self._searches)}"
             try:
-                self._decoder.add_jsgf_string(name, grammar)
-                self._searches[key] = name
+                self._decoder.add_jsgf_string(name, text)
             except (RuntimeError, ValueError) as error:
-                log.warning("PocketSphinx refused the word list %s: %s", key, error)
-                heard, missing = (), words
-        search = self._searches.get(key) if heard else None
+                log.warning("PocketSphinx refused the grammar %s: %s", text, error)
+                return Vocabulary((), words)
+            self._searches[text] = name
+        search = (self._searches[text], grammar) if text is not None else None
         if self._utterance_start is None:
             self._activate(search)
         else:
@@ -166,10 +174,10 @@ class PocketSphinxRecognizer(Recognizer):
                 log.warning("PocketSphinx refused %s /%s/: %s", entry, phones, error)
         return {w for w in words if self._decoder.lookup_word(w) is not None}
 
-    def _activate(self, search: str | None) -> None:
-        self._search = search
-        if search is not None:
-            self._decoder.activate_search(search)
+    def _activate(self, search: tuple[str, Grammar] | None) -> None:
+        self._search, self._grammar = search if search is not None else (None, None)
+        if self._search is not None:
+            self._decoder.activate_search(self._search)
 
     # Listening ------------------------------------------------------------------------------
 
@@ -272,7 +280,7 @@ class PocketSphinxRecognizer(Recognizer):
                                    round(start + (segment.end_frame + 1) / FRAME_RATE, 3)))
         if not words:
             return None
-        return Hypothesis(tuple(words), hyp.score)
+        return Hypothesis(tuple(words), hyp.score, self._kind(tuple(w.text for w in words)))
 
     def _alternatives(self, best: Hypothesis) -> list[Hypothesis]:
         """Other readings from the n-best list, different from the best one and from each other.
@@ -287,10 +295,13 @@ class PocketSphinxRecognizer(Recognizer):
             if not texts or texts in seen:
                 continue
             seen.add(texts)
-            found.append(Hypothesis(_place(texts, best.words), hyp.score))
+            found.append(Hypothesis(_place(texts, best.words), hyp.score, self._kind(texts)))
             if len(found) == MAX_ALTERNATIVES - 1:
                 break
         return found
+
+    def _kind(self, texts: tuple[str, ...]) -> str:
+        return self._grammar.kind_of(texts) if self._grammar is not None else ""
 
     def close(self) -> None:
         if self._utterance_start is not None and self._search is not None:
