@@ -140,9 +140,10 @@ def run(args) -> int:
 
     engines = ENGINES if args.engine == "all" else (args.engine,)
     samples = build_corpus(SEED, small=args.small)
+    where = machine()
     with tempfile.TemporaryDirectory(prefix="gm-bench-") as folder:
         measured = [_measure(engine, samples, Path(folder), args.small) for engine in engines]
-    text = report(measured, samples, args.small)
+    text = report(measured, samples, args.small, where)
     print(text, flush=True)
     if args.report:
         args.report.write_text(text + "\n", encoding="utf-8")
@@ -206,10 +207,10 @@ def word_errors(expected: tuple[str, ...] | list[str], heard: tuple[str, ...] | 
     return Levenshtein.distance(list(expected), list(heard))
 
 
-def report(measured: list[Measured], samples, small: bool) -> str:
+def report(measured: list[Measured], samples, small: bool, where: str) -> str:
     """The figures as markdown: the machine, then per engine its costs and its accuracy by kind, room and talker."""
     by_id = {s.id: s for s in samples}
-    lines = [f"# gm bench listen ({'small' if small else 'full'} corpus, seed {SEED})", "", machine(), ""]
+    lines = [f"# gm bench listen ({'small' if small else 'full'} corpus, seed {SEED})", "", where, ""]
     for m in measured:
         lines.append(f"## {m.engine}")
         lines.append("")
@@ -314,13 +315,15 @@ def _table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> list[str]:
 
 
 def machine() -> str:
-    """Where the figures were measured: CPU, cores, memory, Python, date."""
+    """Where the figures were measured: CPU, cores, memory, Python, date, and how busy the machine was
+    (other work on the same cores inflates the real-time factor)."""
     cpu = next((line.split(":", 1)[1].strip() for line in _read("/proc/cpuinfo").splitlines()
                 if line.startswith("model name")), platform.processor() or platform.machine())
     memory = next((int(line.split()[1]) / 1024 ** 2 for line in _read("/proc/meminfo").splitlines()
                    if line.startswith("MemTotal:")), float("nan"))
+    load = f"; load average {os.getloadavg()[0]:.1f} at the start" if hasattr(os, "getloadavg") else ""
     return (f"Machine: {cpu}, {os.cpu_count()} cores, {memory:.1f} GB RAM; Python {platform.python_version()}; "
-            f"{date.today().isoformat()}")
+            f"{date.today().isoformat()}{load}")
 
 
 def _read(path: str) -> str:
