@@ -27,7 +27,7 @@ from gm.speech import SAMPLE_RATE, normalize_words
 from gm.synth import NOISE_FLOOR_DB, PIPER, Voice, at_snr, babble, join, knocks, noise, silence, speak, write
 
 WORDS_FILE = Path(__file__).resolve().parent / "corpus.toml"
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 """Part of every cache key: bump it when the way speech is rendered changes."""
 
 CLEAN = "clean"
@@ -48,7 +48,7 @@ LATE_LEAD_IN = (2.5, 4.0)
 TAIL = 0.5
 """Seconds of room sound after the talker stops."""
 
-SMALL = {"chant": 12, "call": 12, "chatter": 3, "korean": 6}
+SMALL = {"chant": 9, "call": 10, "chatter": 2, "korean": 5}
 FULL = {"chant": 240, "call_repeats": 6, "chatter": 40, "korean_repeats": 4}
 
 

@@ -159,7 +159,7 @@ def _measure(engine: str, samples, folder: Path, small: bool) -> Measured:
     pinned = None
     if hasattr(os, "sched_setaffinity"):
         pinned = _spawn(manifest, folder, engine + "-pinned",
-                        ["--pin", "--limit", str(PINNED_SECONDS / 3 if small else PINNED_SECONDS)])
+                        ["--pin", "--limit", str(PINNED_SECONDS / 6 if small else PINNED_SECONDS)])
     return Measured(engine, full, pinned if pinned and "error" not in pinned else None)
 
 
