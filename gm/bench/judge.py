@@ -360,7 +360,9 @@ def run(args) -> int:
     print(text, flush=True)
     if args.report:
         args.report.write_text(text + "\n", encoding="utf-8")
-        print(f"report written to {args.report}", file=sys.stderr)
+        args.report.with_suffix(".json").write_text(json.dumps(runs, ensure_ascii=False), encoding="utf-8")
+        print(f"report written to {args.report}, what each sample got in {args.report.with_suffix('.json')}",
+              file=sys.stderr)
     print(f"plot written to {plot_path}", file=sys.stderr)
     return 0 if all(not m.error for m in measured.values()) else 1
 
@@ -413,6 +415,9 @@ class Figures:
     """Right verdicts per kind of mistake: (mistake, chants, right)."""
     right: dict = field(default_factory=dict)
     false_lose: float | None = None
+    later_lose: float | None = None
+    """Right chants lost on a later piece of the same chant, heard after a first answer (with narration
+    muted the microphone is never deaf, so the rest of a chant split in two is judged as a new one)."""
     missed: float | None = None
     again_clean: float | None = None
     again_all: float | None = None
@@ -494,8 +499,9 @@ def _chant_figures(found: Figures, chants) -> None:
     right = [r for s, r in chants if s.label.mistake == "none"]
     wrong = [r for s, r in chants if s.label.mistake != "none"]
     if right:
-        found.false_lose = sum(any(x.get("event") in ("chant_wrong", "round_lost") for x in r["records"])
-                               for r in right) / len(right)
+        found.false_lose = sum(verdict(r) == "wrong" for r in right) / len(right)
+        found.later_lose = sum(verdict(r) != "wrong" and any(x.get("event") in ("chant_wrong", "round_lost")
+                                                             for x in r["records"]) for r in right) / len(right)
     if wrong:
         found.missed = sum(verdict(r) == "accepted" for r in wrong) / len(wrong)
     clean = [r for s, r in chants if s.snr is None]
@@ -646,6 +652,7 @@ def _sections(m: Figures) -> list[str]:
                         [(k, str(n), pct(v)) for k, n, v in m.mistakes]) + [""]
         lines += _table(("chant figure", "value"), [
             ("false \"you lose\" on right chants", pct(m.false_lose)),
+            ("right chants lost on a later piece, after a first answer", pct(m.later_lose)),
             ("mistakes missed (wrong chant accepted)", pct(m.missed)),
             ("\"say again\", clean", pct(m.again_clean)),
             ("\"say again\", overall", pct(m.again_all)),
