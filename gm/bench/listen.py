@@ -95,14 +95,15 @@ def work(manifest: dict, pin: bool, limit: float | None) -> dict:
             if budget <= 0:
                 break
             pcm = Path(sample["pcm"]).read_bytes()
-            began = time.perf_counter()
+            began, cpu = time.perf_counter(), time.process_time()
             try:
                 heard, error = _recognize(recognizer, pcm, stream), ""
             except Exception as failure:  # counted against the engine; the other samples still run
                 heard, error = [], f"{type(failure).__name__}: {failure}"
             seconds = len(pcm) / BYTES_PER_SECOND
             results.append({"id": sample["id"], "group": group["name"], "heard": heard, "seconds": seconds,
-                            "decode": time.perf_counter() - began, "error": error})
+                            "decode": time.perf_counter() - began, "cpu": time.process_time() - cpu,
+                            "error": error})
             stream += seconds
             budget -= seconds
     recognizer.close()
@@ -227,15 +228,16 @@ def report(measured: list[Measured], samples, small: bool, where: str) -> str:
 def _costs(m: Measured) -> list[str]:
     results = m.full["results"]
     audio = sum(r["seconds"] for r in results)
-    rtf = sum(r["decode"] for r in results) / audio if audio else float("nan")
-    pinned = m.pinned and m.pinned["results"]
-    pinned_rtf = (sum(r["decode"] for r in pinned) / sum(r["seconds"] for r in pinned)) if pinned else None
+    rtf = _rtf(results, "decode")
+    pinned = m.pinned["results"] if m.pinned else []
+    wall, cpu = _rtf(pinned, "decode"), _rtf(pinned, "cpu")
     rss_target = TARGET_RSS_MB.get(m.engine)
     rows = [
         ("model load (s)", f"{m.full['load']:.2f}", f"<= {TARGET_LOAD}", _verdict(m.full["load"] <= TARGET_LOAD)),
-        (f"real-time factor ({m.full['cores']} cores)", f"{rtf:.3f}", "", ""),
-        ("real-time factor (1 core)", "-" if pinned_rtf is None else f"{pinned_rtf:.3f}", f"<= {TARGET_RTF}",
-         "" if pinned_rtf is None else _verdict(pinned_rtf <= TARGET_RTF)),
+        (f"real-time factor, wall clock, {m.full['cores']} cores", f"{rtf:.3f}", "", ""),
+        ("real-time factor, wall clock, 1 core", f"{wall:.3f}" if pinned else "-", "", ""),
+        ("real-time factor, CPU time, 1 core", f"{cpu:.3f}" if pinned else "-", f"<= {TARGET_RTF}",
+         _verdict(cpu <= TARGET_RTF) if pinned else ""),
         ("peak RSS (MB)", f"{m.full['peak_mb']:.0f}", f"<= {rss_target:.0f}" if rss_target else "",
          _verdict(m.full["peak_mb"] <= rss_target) if rss_target else ""),
         ("RSS before loading (MB)", f"{m.full['baseline_mb']:.0f}", "", ""),
@@ -250,6 +252,13 @@ def _costs(m: Measured) -> list[str]:
         lines += ["", f"the engine failed on {len(failed)} of {len(results)} utterances (counted as heard "
                       f"nothing), first: {failed[0]['id']}: {failed[0]['error']}"]
     return lines
+
+
+def _rtf(results: list[dict], clock: str) -> float:
+    """Seconds of decoding per second of audio, by the wall clock ("decode") or by the process's CPU time
+    ("cpu": what a core of its own would take, whatever else the machine is doing)."""
+    audio = sum(r["seconds"] for r in results)
+    return sum(r[clock] for r in results) / audio if audio else float("nan")
 
 
 def _verdict(ok: bool) -> str:
