@@ -63,8 +63,9 @@ def resample(samples: np.ndarray, from_rate: int, to_rate: int) -> np.ndarray:
 
 
 def to_pcm16(samples: np.ndarray) -> bytes:
-    """Float samples in [-1, 1] to 16-bit little-endian PCM bytes (clipped)."""
-    return (np.clip(samples, -1.0, 1.0) * 32767).astype("<i2").tobytes()
+    """Float samples in [-1, 1] to 16-bit little-endian PCM bytes (clipped): the exact inverse of
+    `from_pcm16`, so audio read back is the audio written."""
+    return np.clip(np.round(samples * 32768), -32768, 32767).astype("<i2").tobytes()
 
 
 def from_pcm16(pcm: bytes) -> np.ndarray:
@@ -82,6 +83,8 @@ def read_wav(path: Path | str) -> bytes:
         raise AudioError(f"no such audio file: {path}") from None
     except (wave.Error, EOFError) as error:
         raise AudioError(f"{path} is not a PCM WAV file ({error})") from None
+    if (rate, width, channels) == (SAMPLE_RATE, 2, 1):
+        return raw[: len(raw) // 2 * 2]
     if width == 1:
         samples = (np.frombuffer(raw, dtype=np.uint8).astype(np.float64) - 128) / 128
     elif width == 2:

@@ -56,7 +56,8 @@ class Voice:
 
 PIPER = Voice("piper")
 NOISE_FLOOR_DB = 35.0
-"""How far below the speech an espeak-ng voice's white-noise floor lies."""
+"""How far below the speech an espeak-ng voice's noise floor lies. The floor is pink, like a room:
+a white hiss makes PocketSphinx hear phantom words before the speech."""
 
 
 def speak(text: str, voice: Voice = PIPER, seed: int = 0) -> np.ndarray:
@@ -65,7 +66,7 @@ def speak(text: str, voice: Voice = PIPER, seed: int = 0) -> np.ndarray:
     if voice.pitch or voice.tempo != 1.0 or voice.reverb:
         samples = _sox_effects(samples, voice)
     if voice.engine != "piper":
-        samples = mix(samples, noise("white", len(samples) / SAMPLE_RATE, seed), NOISE_FLOOR_DB)
+        samples = mix(samples, noise("pink", len(samples) / SAMPLE_RATE, seed), NOISE_FLOOR_DB)
     return samples
 
 

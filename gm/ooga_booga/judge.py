@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import enum
 import functools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Sequence, Union
 
 from gm.matching import Op, align, best_match, similarity
@@ -51,6 +51,17 @@ class Thresholds:
     """Seconds: a shorter pause between two heard words leaves no room for a skipped word."""
     merged: float = 0.6
     """Seconds: a word this long next to a skip may be the skipped word said twice and heard once."""
+    phrase_confident: float = 0.35
+    """`confident` for a reading the engine matched to a whole phrase of the chant's grammar (the
+    right chant or one single mistake): the phrase's structure is evidence in itself."""
+    phrase_accept: float = 0.15
+    """`accept` for such a reading."""
+
+    def for_reading(self, kind: str) -> "Thresholds":
+        """The thresholds for a reading of this grammar kind."""
+        if kind in (RIGHT, MISTAKE):
+            return replace(self, confident=self.phrase_confident, accept=self.phrase_accept)
+        return self
 
 
 class Mistake(enum.Enum):
@@ -261,10 +272,14 @@ def judge(utterance: Utterance, chant: Chant, thresholds: Thresholds = Threshold
     """The verdict on one chant, from every reading of the utterance."""
     texts = set()
     hypotheses = []
-    for hypothesis in utterance.alternatives:
+    # A reading matched to a whole phrase of the chant's grammar is the engine's verdict on the
+    # audio itself; the other n-best entries of such a grammar are near-copies that carry no score.
+    structured = utterance.best.kind in (RIGHT, MISTAKE)
+    for hypothesis in utterance.alternatives[:1] if structured else utterance.alternatives:
         if hypothesis.texts not in texts:
             texts.add(hypothesis.texts)
             hypotheses.append(hypothesis)
+    thresholds = thresholds.for_reading(utterance.best.kind)
     readings = [_read(h, chant, thresholds) for h in hypotheses if h.words]
     best = readings[0] if readings and utterance.words else None
     fitting = sum(r.fits for r in readings)

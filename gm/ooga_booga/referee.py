@@ -16,7 +16,7 @@ from gm.ooga_booga.judge import Chant, Doubt, Right, Thresholds, Unsure, Wrong, 
 from gm.ooga_booga.rules import Ending, Finish, Game, Lose, Pass, Reason, Refusal, RoundEnd
 from gm.phrases import Phrases
 from gm.referee import Output, Referee, Say
-from gm.speech import Grammar, Utterance, normalize_words
+from gm.speech import Grammar, Phrase, Utterance, normalize_words
 
 SAY_AGAIN_LIMIT = 2
 """How many times a player is asked to repeat an unclear chant before the table decides."""
@@ -29,6 +29,10 @@ SENTENCES = (
     "chain_was", "hesitated", "round_lost", "round_won", "chief", "deal_loser", "deal_all", "deal_token",
     "list_and",
 )
+
+
+ANSWER = "answer"
+"""The kind of phrase that answers the game master's question."""
 
 
 class Phase(enum.Enum):
@@ -90,9 +94,13 @@ class OogaBoogaReferee(Referee):
         return list(dict.fromkeys(words))
 
     def grammar(self) -> Grammar:
-        if self.phase is Phase.CHANT:
-            return self.chant().grammar()
-        return super().grammar()
+        """A whole chant while a chant is due; only the answers that fit when the game master has
+        asked a question (the table's "right"/"wrong", or the next player's name)."""
+        if self.phase is Phase.TABLE:
+            return Grammar(tuple(Phrase(((w,),), ANSWER) for w in (*self.right_words, *self.wrong_words)))
+        if self.phase is Phase.NAME:
+            return Grammar((Phrase(((*self.ha, ""), self._names()), ANSWER),))
+        return self.chant().grammar()
 
     def is_complete(self, words: Sequence[str]) -> bool:
         words = [w.lower() for w in words]
@@ -168,7 +176,8 @@ class OogaBoogaReferee(Referee):
             return [Event("chant_ok", {"player": position.player, "chain": chain}), *self._round_end(end, t)]
         self.phase, self.pending_word, self.clock = Phase.NAME, word, t
         if named is None:
-            return [Say(self._say("name_next", player=position.player))]
+            return [Say(self._say("name_next", player=position.player)),
+                    Event("name_asked", {"player": position.player})]
         return self._name(named, t)
 
     def _hear_name(self, utterance: Utterance, t: float) -> list[Output]:
@@ -180,7 +189,8 @@ class OogaBoogaReferee(Referee):
         if len(words) > 1:
             self.phase = Phase.CHANT
             return self._hear_chant(utterance, t)
-        return [Say(self._say("name_next", player=self.game.position.player))]
+        player = self.game.position.player
+        return [Say(self._say("name_next", player=player)), Event("name_asked", {"player": player})]
 
     def _name(self, named: str, t: float) -> list[Output]:
         position = self.game.position
@@ -220,7 +230,8 @@ class OogaBoogaReferee(Referee):
         said = {w for h in utterance.alternatives[:1] for w in h.texts}
         right, wrong = bool(said & set(self.right_words)), bool(said & set(self.wrong_words))
         if right == wrong:
-            return [Say(self._say("ask_table_again"))]
+            return [Say(self._say("ask_table_again")),
+                    Event("table_asked", {"player": self.game.position.player, "why": "no_answer"})]
         unsure, self.unsure = self.unsure, None
         reading = unsure.reading if unsure else None
         self.phase, self.attempts = Phase.CHANT, 0
@@ -232,7 +243,9 @@ class OogaBoogaReferee(Referee):
         out.append(Say(self._say("table_right")))
         if reading is None or reading.word is None:
             self.clock = t
-            return out + [Say(self._say("say_again", player=self.game.position.player))]
+            player = self.game.position.player
+            return out + [Say(self._say("say_again", player=player)),
+                          Event("say_again", {"player": player, "why": "table_right_word_unclear"})]
         return out + self._right(reading.word, reading.ending, reading.named, t)
 
     # Round ends
