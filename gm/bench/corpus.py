@@ -121,7 +121,7 @@ class Sample:
         return tuple(normalize_words(self.text))
 
     def speech(self, cache: Path | None = None) -> np.ndarray:
-        """The talker alone, LEAD-IN and TAIL of silence around it, as 16 kHz float samples."""
+        """The talker alone, `lead_in` seconds of silence before and TAIL after, as 16 kHz float samples."""
         folder = cache or cache_folder()
         key = hashlib.sha256(repr((CACHE_VERSION, self.language, self.text, self.voice, self.lead_in))
                              .encode()).hexdigest()[:24]
