@@ -18,6 +18,8 @@ from gm.narration import DEAF_TAIL, Narrator
 from gm.referee import Output, Referee, Say
 from gm.speech import Grammar, Recognizer, Utterance
 
+STABLE = 0.2
+"""Seconds a complete partial result must stand before the utterance is closed on it."""
 TRANSCRIPT_STEP = 1.0
 """Seconds between transcript lines that give no time of their own."""
 
@@ -39,7 +41,9 @@ class Session:
         for output in outputs:
             if isinstance(output, Say):
                 begin = max(t, self.deaf_until)
-                self.deaf_until = begin + self.narrator.say(output.text, t) + DEAF_TAIL
+                talking = self.narrator.say(output.text, t)
+                if talking > 0:
+                    self.deaf_until = begin + talking + DEAF_TAIL
             elif isinstance(output, Event):
                 self.events.write(output, t)
 
@@ -63,23 +67,35 @@ class Session:
 def run_audio(session: Session, recognizer: Recognizer, chunks: Iterator[AudioChunk]) -> None:
     """Referee a stream of audio until it ends or the game is over.
 
-    Audio heard while the narrator talks is replaced by silence, so stream times stay true. The
-    moment a partial result holds a complete utterance, it is closed and judged: no waiting for
-    silence. Time passes for the referee (tick) only while nobody is speaking.
+    Audio heard while the narrator talks is replaced by silence, so stream times stay true. When a
+    partial result has held a complete utterance for `STABLE` seconds, it is closed and judged: no
+    waiting for silence (a partial that is complete for an instant, like "skip" on the way to
+    "exploding kitten", is not). Time passes for the referee (tick) only while nobody is speaking.
     """
     session.emit(session.referee.opening(), 0.0)
     session.tune(recognizer)
     speaking = False
+    complete: tuple[tuple[str, ...], float] | None = None
+    """A complete partial result, and since when it has stood."""
     t = 0.0
     for chunk in chunks:
         t = chunk.end
+        finals = []
         for utterance in recognizer.feed(_mute_while_narrating(chunk, session.deaf_until), chunk.start):
-            if not utterance.final:
-                speaking = bool(utterance.words)
-                if not (speaking and session.referee.is_complete(utterance.texts)):
-                    continue
-                utterance = recognizer.end_utterance() or utterance
-            speaking = False
+            if utterance.final:
+                finals.append(utterance)
+                continue
+            speaking = bool(utterance.words)
+            if speaking and session.referee.is_complete(utterance.texts):
+                if complete is None or complete[0] != utterance.texts:
+                    complete = (utterance.texts, chunk.start)
+            else:
+                complete = None
+        if not finals and complete is not None and t - complete[1] >= STABLE:
+            closed = recognizer.end_utterance()
+            finals = [closed] if closed is not None else []
+        for utterance in finals:
+            speaking, complete = False, None
             session.hear(utterance, t)
             session.tune(recognizer)
         if not speaking:

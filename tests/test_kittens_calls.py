@@ -121,10 +121,23 @@ def test_the_grammar_holds_exactly_the_sentences_the_book_understands():
     from gm.kittens.calls import CALL
     from gm.kittens.referee import KittensReferee
     referee = KittensReferee("zombie-kittens", ["Ana", "Bo", "Cy"])
-    grammar = referee.grammar()
+    grammar = referee.calls.grammar()
     sentences = [" ".join(w for (w,) in phrase.slots) for phrase in grammar.phrases]
     assert {phrase.kind for phrase in grammar.phrases} == {CALL}
     assert "attack" in sentences and "bo nope" in sentences and "zombie kitten ana" in sentences
     assert all(not isinstance(referee.calls.parse(s.split()), NotUnderstood) or
                referee.calls.parse(s.split()).reason == "needs_target" for s in sentences)
     assert set(grammar.words()) == set(referee.vocabulary())
+
+
+def test_saves_are_listened_for_only_while_a_kitten_is_out():
+    from gm.kittens.referee import KittensReferee
+    from gm.speech import Utterance
+    referee = KittensReferee("exploding-kittens", ["Ana", "Bo", "Cy"])
+
+    def sentences():
+        return {" ".join(w for (w,) in phrase.slots) for phrase in referee.grammar().phrases}
+
+    assert "attack" in sentences() and "defuse" not in sentences() and "boom" not in sentences()
+    referee.hear(Utterance.from_text("exploding kitten", 1.0), 1.0)
+    assert {"defuse", "boom", "odds"} <= sentences() and "attack" not in sentences()

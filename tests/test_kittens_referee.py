@@ -319,3 +319,15 @@ class TestWhoNopes:
         out = table.say("attack") + table.say("bo nope")
         assert events(out, "nope") == [{"player": "Bo", "count": 1}]
         assert said(out)[-1] == "Bo: Nope."
+
+
+class TestUnsureCalls:
+    def test_a_call_heard_unsurely_is_asked_again_and_changes_nothing(self):
+        from gm.speech import HeardWord, Hypothesis
+        table = Table()
+        before = table.game.state
+        heard = Utterance((Hypothesis((HeardWord("boom", 0.3, 1.0, 1.4),)),))
+        out = table.referee.hear(heard, 1.5)
+        assert events(out, "not_understood") == [{"words": "boom", "reason": "unsure", "confidence": 0.3}]
+        assert said(out) == ["Sorry, I did not get that. Please say it again."]
+        assert table.game.state == before

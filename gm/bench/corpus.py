@@ -27,7 +27,7 @@ from gm.speech import SAMPLE_RATE, normalize_words
 from gm.synth import NOISE_FLOOR_DB, PIPER, Voice, at_snr, babble, join, knocks, noise, silence, speak, write
 
 WORDS_FILE = Path(__file__).resolve().parent / "corpus.toml"
-CACHE_VERSION = 2
+CACHE_VERSION = 1
 """Part of every cache key: bump it when the way speech is rendered changes."""
 
 CLEAN = "clean"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import product
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from gm.kittens.rules import DEAD_TARGET, LIVING_TARGET
 from gm.phrases import PhraseError, Phrases
@@ -98,10 +98,11 @@ class CallBook:
             return NotUnderstood((), "empty")
         return self._sentences.get(said) or NotUnderstood(said, "unknown")
 
-    def grammar(self) -> Grammar:
-        """Every sentence of the table as a phrase of kind "call": the recognizer hears whole calls
-        (or nothing), never a stray word of one."""
-        return Grammar(tuple(Phrase(tuple((w,) for w in words), CALL) for words in self._sentences))
+    def grammar(self, allowed: Callable[[str], bool] = lambda action: True) -> Grammar:
+        """The sentences of the `allowed` calls as phrases of kind "call": the recognizer hears
+        whole calls (or nothing), never a stray word of one."""
+        return Grammar(tuple(Phrase(tuple((w,) for w in words), CALL) for words, meaning in self._sentences.items()
+                             if allowed(meaning.action)))
 
     def is_complete(self, words: Sequence[str]) -> bool:
         """A whole call that no longer call can grow out of ("attack", but not "draw",

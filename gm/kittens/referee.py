@@ -33,6 +33,16 @@ SENTENCES = (
 )
 
 
+SAVES = frozenset({"defuse", "zombie_kitten", "boom"})
+"""How a player ends an explosion."""
+ANY_TIME = frozenset({"odds", "whose_turn", "exploding_kitten"})
+"""Calls that make sense whatever the moment ("exploding kitten" also corrects a "draw")."""
+SURE = 0.9
+"""The weakest word of a call must be heard at least this surely, else the call is asked again:
+a misheard call would change the game (measured: misheard calls came out at 0.0-0.7, right ones
+at 0.9-1.0)."""
+
+
 class KittensReferee(Referee):
     """Referee for one game of an Exploding Kittens edition.
 
@@ -41,12 +51,14 @@ class KittensReferee(Referee):
     drawing a kitten at every turn. `printing`: base game setup, "seed" (4 cards + 1 Defuse, all
     spare Defuses back in) or "current" (7 + 1, 2 spare Defuses back, 1 with 5 players). `pile`: the
     draw pile size counted at the table after setup (needed for the Party Pack with 2-7 players).
+    `sure`: how sure the recognizer must be of every word of a call before the call is taken.
     Raises SetupError or PhraseError (both ValueError) with a message for the player.
     """
 
     def __init__(self, edition: str, players: Sequence[str], *, start: str | None = None,
                  odds: bool = False, printing: str = "seed", pile: int | None = None,
-                 nope_seconds: float = 2.0, phrases: Phrases | None = None, deck: Deck | None = None):
+                 nope_seconds: float = 2.0, phrases: Phrases | None = None, deck: Deck | None = None,
+                 sure: float = SURE):
         game = EDITIONS.get(edition)
         if game is None:
             raise SetupError(f"unknown edition {edition!r}; expected one of {', '.join(EDITIONS)}")
@@ -54,9 +66,12 @@ class KittensReferee(Referee):
         self.phrases = phrases or Phrases.load("en", "exploding_kittens")
         self.phrases.require(*SENTENCES)
         self.calls = CallBook(self.phrases, players, self.game.cards)
-        self._grammar = self.calls.grammar()
+        self._grammars = {exploding: self.calls.grammar(lambda action, e=exploding: (action in SAVES) == e
+                                                        or action in ANY_TIME)
+                          for exploding in (False, True)}
         self.odds = odds
         self.nope_seconds = nope_seconds
+        self.sure = sure
         self._closes: float | None = None
 
     # -- Referee --
@@ -89,12 +104,18 @@ class KittensReferee(Referee):
         return list(self.calls.words)
 
     def grammar(self) -> Grammar:
-        return self._grammar
+        """The calls that can make sense now: a player who drew a kitten says how it ends; nobody
+        else says defuse, boom or zombie kitten (fewer calls to confuse, fewer misheard ones)."""
+        return self._grammars[bool(self.game.state.exploding)]
 
     def is_complete(self, words: Sequence[str]) -> bool:
         return self.calls.is_complete(words)
 
     def hear(self, utterance: Utterance, t: float) -> list[Output]:
+        if utterance.words and utterance.confidence < self.sure:
+            return [Event("not_understood", {"words": utterance.text, "reason": "unsure",
+                                             "confidence": round(utterance.confidence, 2)}),
+                    self._say("not_understood")]
         call = self.calls.parse(utterance.texts)
         if isinstance(call, NotUnderstood):
             event = Event("not_understood", {"words": " ".join(call.words), "reason": call.reason})

@@ -230,10 +230,11 @@ class PocketSphinxRecognizer(Recognizer):
 
     def end_utterance(self) -> Utterance | None:
         """Close the current utterance now (for instance when a partial already holds all that is
-        needed) and return its final result; None if nobody was speaking or nothing was heard."""
+        needed) and return its final result; None if nobody was speaking or nothing was heard.
+        The rest of the talker's speech (the fading end of the last word) opens no new utterance:
+        the next one starts only after the gate has heard silence."""
         if self._utterance_start is None:
             return None
-        self._gate.reset()
         return self._finish()
 
     def _finish(self) -> Utterance | None:
@@ -256,12 +257,18 @@ class PocketSphinxRecognizer(Recognizer):
         return Utterance((best, *self._alternatives(best)), True, self.name)
 
     def _partial_result(self) -> Utterance | None:
+        """The running guess, when its words changed (reading the text alone is cheap; word times
+        are read only then)."""
         if self._search is None:
             return None
-        best = self._best(self._utterance_start, final=False)
-        if best is None or best.texts == self._partial:
+        hyp = self._decoder.hyp()
+        texts = tuple(w for w in map(_word, hyp.hypstr.split()) if w is not None) if hyp else ()
+        if not texts or texts == self._partial:
             return None
-        self._partial = best.texts
+        best = self._best(self._utterance_start, final=False)
+        if best is None:
+            return None
+        self._partial = texts
         return Utterance((best,), False, self.name)
 
     def _best(self, start: float, final: bool) -> Hypothesis | None:
