@@ -175,3 +175,13 @@ class TestSpeechGate:
         gate = SpeechGate(0.03)
         flags = [True] * 30 + [False] * 10 + [True] * 30
         assert [c for c in map(gate.push, flags) if c] == ["start"]
+
+
+def test_old_grammars_are_forgotten_so_a_long_game_stays_small():
+    from gm.recognizers.pocketsphinx_recognizer import KEPT_SEARCHES
+    from gm.speech import Grammar, Phrase
+    recognizer = PocketSphinxRecognizer()
+    for n in range(3 * KEPT_SEARCHES):
+        recognizer.set_grammar(Grammar((Phrase.of("nope " * (n + 1)),)))
+        assert len(recognizer._searches) <= KEPT_SEARCHES
+    assert recognizer.set_grammar(Grammar((Phrase.of("nope"),))).words == ("nope",)

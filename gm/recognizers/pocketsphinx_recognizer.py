@@ -31,6 +31,8 @@ NON_WORDS = frozenset(("<s>", "</s>", "<sil>", "(NULL)"))
 ALTERNATE_MARK = re.compile(r"\(\d+\)$")
 TOKEN = re.compile(r"^[\w']+$")
 """What a JSGF grammar takes as a bare word."""
+KEPT_SEARCHES = 8
+"""Grammars kept compiled in the decoder (the word loops and the last few turns' grammars)."""
 MAX_ALTERNATIVES = 5
 NBEST_SCAN = 20
 """N-best entries read to find `MAX_ALTERNATIVES` different ones (the decoder repeats itself)."""
@@ -116,6 +118,7 @@ class PocketSphinxRecognizer(Recognizer):
         self._preroll: collections.deque[bytes] = collections.deque(
             maxlen=max(1, round((gate.window + gate.preroll) / frame_seconds)))
         self._searches: dict[str, str] = {}
+        self._made = 0
         """Decoder search names by JSGF text."""
         self._search: str | None = None
         self._grammar: Grammar | None = None
@@ -146,7 +149,9 @@ class PocketSphinxRecognizer(Recognizer):
         heard = tuple(w for w in words if w in known)
         text = to_jsgf(grammar, known)
         if text is not None and text not in self._searches:
-            name = f"grammar{len(self._searches)}"
+            self._forget_old_searches()
+            self._made += 1
+            name = f"grammar{self._made}"
             try:
                 self._decoder.add_jsgf_string(name, text)
             except (RuntimeError, ValueError) as error:
@@ -159,6 +164,15 @@ class PocketSphinxRecognizer(Recognizer):
         else:
             self._pending, self._pending_set = search, True
         return Vocabulary(heard, missing)
+
+    def _forget_old_searches(self) -> None:
+        """Keep the decoder small: a game makes a new grammar every turn, and each search kept costs
+        memory. The oldest searches go, never the one in use or about to be."""
+        in_use = {self._search, self._pending[0] if self._pending else None}
+        for text, name in list(self._searches.items())[: max(0, len(self._searches) - KEPT_SEARCHES + 1)]:
+            if name not in in_use:
+                self._decoder.remove_search(name)
+                del self._searches[text]
 
     def _add_pronunciations(self, words: list[str]) -> set[str]:
         """Put made-up words into the decoder's dictionary; return the words it now knows."""
