@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator, TextIO
 
-from gm.audio import BYTES_PER_SECOND, AudioChunk, AudioError
+from gm.audio import BYTES_PER_SECOND, CHUNK_SECONDS, AudioChunk, AudioError, chunks_of
 from gm.events import Event, EventLog
 from gm.narration import DEAF_TAIL, Narrator
 from gm.referee import Output, Referee, Say
@@ -160,3 +160,10 @@ def transcribe(recognizer: Recognizer, chunks: Iterable[AudioChunk], partials: b
     last = recognizer.end_utterance()
     if last is not None and last.words:
         yield last
+
+
+def recognize(recognizer: Recognizer, pcm: bytes, start: float = 0.0,
+              chunk_seconds: float = CHUNK_SECONDS) -> list[Utterance]:
+    """Everything `recognizer` says about a whole recording fed in live-sized chunks, then closed:
+    the partial and final utterances in order. For tests and benchmarks."""
+    return list(transcribe(recognizer, chunks_of(pcm, start, chunk_seconds), partials=True))

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from gm.recognizers.pocketsphinx_recognizer import PocketSphinxRecognizer, SpeechGate, recognize
+from gm.pipeline import recognize
+from gm.recognizers.pocketsphinx_recognizer import PocketSphinxRecognizer, SpeechGate
 from gm.speech import SAMPLE_RATE, Utterance
 
 GAME_WORDS = ("ooga booga pooka ska zee aka iga cha toto ta aki ani gloo paya kiki moki yonka toka rumba "

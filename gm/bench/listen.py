@@ -22,12 +22,12 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
+from gm.audio import BYTES_PER_SECOND
+from gm.pipeline import recognize
+
 SEED = 0
 ENGINES = ("pocketsphinx", "vosk")
 LANGUAGE = {"pocketsphinx": "en", "vosk": "ko"}
-CHUNK_BYTES = 3200
-"""0.1 s of 16 kHz 16-bit audio: the chunk size the live pipeline feeds."""
-BYTES_PER_SECOND = 32000
 PINNED_SECONDS = 90.0
 """Audio decoded again on one core: enough for a steady real-time factor, short enough to be cheap."""
 
@@ -65,13 +65,7 @@ def _status_mb(field: str) -> float:
 
 def _recognize(recognizer, pcm: bytes, start: float) -> list[str]:
     """Every final word the engine hears in `pcm`, fed in live-sized chunks, then the utterance closed."""
-    heard: list[str] = []
-    for offset in range(0, len(pcm), CHUNK_BYTES):
-        for utterance in recognizer.feed(pcm[offset:offset + CHUNK_BYTES], start + offset / BYTES_PER_SECOND):
-            if utterance.final:
-                heard += utterance.texts
-    last = recognizer.end_utterance()
-    return heard + list(last.texts if last else ())
+    return [word for utterance in recognize(recognizer, pcm, start) if utterance.final for word in utterance.texts]
 
 
 def work(manifest: dict, pin: bool, limit: float | None) -> dict:

@@ -352,17 +352,3 @@ def _place(texts: tuple[str, ...], best: tuple[HeardWord, ...]) -> tuple[HeardWo
         else:
             placed.append(HeardWord(text, 0.0, round(begin + i * step, 3), round(begin + (i + 1) * step, 3)))
     return tuple(placed)
-
-
-def recognize(recognizer: Recognizer, pcm: bytes, start: float = 0.0,
-              chunk_seconds: float = 0.1) -> list[Utterance]:
-    """Everything `recognizer` says about a whole recording fed in chunks, then closed: the partial
-    and final utterances in order. For tests and benchmarks."""
-    size = int(chunk_seconds * SAMPLE_RATE) * 2
-    heard: list[Utterance] = []
-    for offset in range(0, len(pcm), size):
-        heard.extend(recognizer.feed(pcm[offset:offset + size], start + offset / 2 / SAMPLE_RATE))
-    last = recognizer.end_utterance()
-    if last is not None:
-        heard.append(last)
-    return heard
