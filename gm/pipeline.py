@@ -92,7 +92,7 @@ def run_audio(session: Session, recognizer: Recognizer, chunks: Iterator[AudioCh
             else:
                 complete = None
         if not finals and complete is not None and t - complete[1] >= STABLE:
-            closed = recognizer.end_utterance()
+            closed = recognizer.end_utterance(skip_rest=True)
             finals = [closed] if closed is not None else []
         for utterance in finals:
             speaking, complete = False, None

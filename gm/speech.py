@@ -210,8 +210,11 @@ class Recognizer(abc.ABC):
         """Take audio that begins `start` seconds into the stream; yield what it completes."""
 
     @abc.abstractmethod
-    def end_utterance(self) -> Utterance | None:
-        """Close the current utterance now and return its final result (None if nothing heard)."""
+    def end_utterance(self, skip_rest: bool = False) -> Utterance | None:
+        """Close the current utterance now and return its final result (None if nothing heard).
+
+        `skip_rest`: the talker may still be speaking (the utterance was closed on a partial
+        result); what remains of their speech opens no new utterance."""
 
     def close(self) -> None:
         """Release the engine's resources."""

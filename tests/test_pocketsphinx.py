@@ -186,3 +186,19 @@ def test_old_grammars_are_forgotten_so_a_long_game_stays_small():
         recognizer.set_grammar(Grammar((Phrase.of("nope " * (n + 1)),)))
         assert len(recognizer._searches) <= KEPT_SEARCHES
     assert recognizer.set_grammar(Grammar((Phrase.of("nope"),))).words == ("nope",)
+
+
+def test_closing_early_can_skip_the_rest_of_the_speech(talker, room):
+    """Closed on a partial mid-word, the fading rest of that speech opens no new utterance; closed
+    without skip_rest, the next speech is heard as usual."""
+    from gm.audio import chunks_of
+    recognizer = PocketSphinxRecognizer()
+    recognizer.set_vocabulary(["see", "the", "future", "nope"])
+    speech = room(SETTLE) + talker("see the future")
+    cut = len(speech) * 3 // 4 // 2 * 2
+    for chunk in chunks_of(speech[:cut]):
+        list(recognizer.feed(chunk.pcm, chunk.start))
+    assert recognizer.end_utterance(skip_rest=True) is not None
+    rest = [u for chunk in chunks_of(speech[cut:], cut / 32000) for u in recognizer.feed(chunk.pcm, chunk.start)]
+    assert not [u for u in rest if u.final]
+    assert recognizer.end_utterance() is None

@@ -242,13 +242,15 @@ class PocketSphinxRecognizer(Recognizer):
             self._audio.append(pcm)
             self._decoder.process_raw(pcm, False, False)
 
-    def end_utterance(self) -> Utterance | None:
+    def end_utterance(self, skip_rest: bool = False) -> Utterance | None:
         """Close the current utterance now (for instance when a partial already holds all that is
         needed) and return its final result; None if nobody was speaking or nothing was heard.
-        The rest of the talker's speech (the fading end of the last word) opens no new utterance:
-        the next one starts only after the gate has heard silence."""
+        With `skip_rest`, the rest of the talker's speech (the fading end of the last word) opens
+        no new utterance: the next one starts only after the gate has heard silence."""
         if self._utterance_start is None:
             return None
+        if not skip_rest:
+            self._gate.reset()
         return self._finish()
 
     def _finish(self) -> Utterance | None:

@@ -230,7 +230,9 @@ class VoskRecognizer(Recognizer):
             self._partial = texts
             yield Utterance((Hypothesis(words, 0.0, unknown=unknown),), final=False, engine=self.name)
 
-    def end_utterance(self) -> Utterance | None:
+    def end_utterance(self, skip_rest: bool = False) -> Utterance | None:
+        """Close now. (`skip_rest` is not needed: Vosk's own endpointer joins the rest of the speech
+        to the next utterance only after a pause, and a bare fragment rarely fits the grammar.)"""
         if not self._decoders:
             return None
         return self._finish([decoder.FinalResult() for decoder in self._decoders])
