@@ -195,7 +195,7 @@ def test_closing_early_can_skip_the_rest_of_the_speech(talker, room):
     recognizer = PocketSphinxRecognizer()
     recognizer.set_vocabulary(["see", "the", "future", "nope"])
     speech = room(SETTLE) + talker("see the future")
-    cut = len(speech) * 3 // 4 // 2 * 2
+    cut = (len(speech) + len(room(SETTLE))) // 2 // 2 * 2
     for chunk in chunks_of(speech[:cut]):
         list(recognizer.feed(chunk.pcm, chunk.start))
     assert recognizer.end_utterance(skip_rest=True) is not None
