@@ -217,7 +217,7 @@ class TestChantGrammar:
     @pytest.mark.parametrize("chain", [(), ("pooka",), ("pooka", "ska"), ("ska", "ska", "zee")])
     @pytest.mark.parametrize("ending", [Ending.HA, Ending.OOGA_BOOGA])
     def test_phrase_kinds_agree_with_the_judge(self, chain, ending):
-        from gm.ooga_booga.judge import MISTAKE, RIGHT
+        from gm.ooga_booga.judge import RIGHT
         chant = Chant(chain, ("pooka", "ska", "zee"), ("ana", "bo"), ending)
         grammar = chant.grammar()
         assert [p.kind for p in grammar.phrases][:1] == [RIGHT]

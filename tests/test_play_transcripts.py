@@ -2,7 +2,6 @@
 
 import json
 
-import pytest
 
 from gm.cli import main
 

@@ -22,7 +22,7 @@ import functools
 from dataclasses import dataclass, field, replace
 from typing import Sequence, Union
 
-from gm.matching import Op, align, best_match, similarity
+from gm.matching import Op, align, best_match
 from gm.ooga_booga.rules import Ending, Reason
 from gm.speech import Grammar, HeardWord, Hypothesis, Phrase, Utterance
 
