@@ -98,7 +98,7 @@ def run_audio(session: Session, recognizer: Recognizer, chunks: Iterator[AudioCh
             speaking, complete = False, None
             session.hear(utterance, t)
             session.tune(recognizer)
-        if not speaking:
+        if not (speaking or recognizer.hearing):
             session.emit(session.referee.tick(t), t)
         if session.referee.is_over():
             break

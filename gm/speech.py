@@ -216,5 +216,11 @@ class Recognizer(abc.ABC):
         `skip_rest`: the talker may still be speaking (the utterance was closed on a partial
         result); what remains of their speech opens no new utterance."""
 
+    @property
+    def hearing(self) -> bool:
+        """True while someone is speaking (an utterance is open), even before any word is made out:
+        time does not run out on a player who has started."""
+        return False
+
     def close(self) -> None:
         """Release the engine's resources."""

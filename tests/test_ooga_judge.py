@@ -236,3 +236,16 @@ class TestChantGrammar:
         assert "pooka aka zee aka ha bo" in said      # replaced
         assert "pooka ska zee ha bo" in said          # no new word
         assert "pooka ska zee aka ooga booga" in said  # wrong ending
+
+
+class TestOneMistakeAtATime:
+    """A player makes one mistake; several at once is more likely a recognizer that lost its way."""
+
+    CHANT = Chant(("pooka", "ska", "zee"), ("pooka", "ska", "zee", "rumba", "toka"), ("ana", "bo"), Ending.HA)
+
+    def test_one_clear_mistake_is_wrong(self):
+        assert isinstance(judge(Utterance.from_text("pooka rumba zee toka ha bo"), self.CHANT), Wrong)
+
+    def test_two_mistakes_at_once_are_unsure(self):
+        verdict = judge(Utterance.from_text("ska pooka rumba toka ha bo"), self.CHANT)
+        assert isinstance(verdict, Unsure)

@@ -9,7 +9,8 @@ difference counts. A wrong "you lose" ruins the game, so the verdict is:
 - `Right` when the engine's best reading fits and its words are heard well enough (or every
   reading agrees on it);
 - `Wrong` only for strong evidence: a confident word that clearly contradicts the chain (not a
-  sound-alike), a skip with no room for the missing word, and no reading that fits;
+  sound-alike), a skip with no room for the missing word, no reading that fits, and nothing else
+  amiss (a player makes one mistake; a reading with several is a recognizer that lost its way);
 - `Unsure` otherwise, with the reason.
 
 Every verdict keeps its evidence (heard words, expected words, per-word scores, thresholds).
@@ -54,7 +55,7 @@ class Thresholds:
     phrase_confident: float = 0.35
     """`confident` for a reading the engine matched to a whole phrase of the chant's grammar (the
     right chant or one single mistake): the phrase's structure is evidence in itself."""
-    phrase_accept: float = 0.15
+    phrase_accept: float = 0.4
     """`accept` for such a reading."""
 
     def for_reading(self, kind: str) -> "Thresholds":
@@ -296,7 +297,7 @@ def judge(utterance: Utterance, chant: Chant, thresholds: Thresholds = Threshold
             return Right(best.word, best.ending, best.named, evidence)
         return Unsure(Doubt.WEAK_WORDS, best, evidence)
     strong = best.strong_mistake
-    if strong is not None:
+    if strong is not None and len(best.issues) == 1:
         if all(r.has_mistake for r in readings):
             return Wrong(strong.mistake, strong.at, strong.expected, strong.heard, evidence)
         return Unsure(Doubt.READINGS_DISAGREE, best, evidence)

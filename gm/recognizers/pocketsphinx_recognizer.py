@@ -253,6 +253,10 @@ class PocketSphinxRecognizer(Recognizer):
             self._gate.reset()
         return self._finish()
 
+    @property
+    def hearing(self) -> bool:
+        return self._utterance_start is not None
+
     def _finish(self) -> Utterance | None:
         start, self._utterance_start = self._utterance_start, None
         self._partial = ()
