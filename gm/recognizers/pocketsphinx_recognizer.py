@@ -262,7 +262,7 @@ class PocketSphinxRecognizer(Recognizer):
         self._partial = ()
         if self._search is None:
             return None
-        running = self._best(start, final=False)
+        running = self._guess(start, self._clock)
         self._decoder.end_utt()
         # Decode again, the whole utterance at once: cepstral normalization then uses this talker's
         # own mean, not a running estimate that is poor at first and drifts with earlier talkers.
@@ -271,27 +271,35 @@ class PocketSphinxRecognizer(Recognizer):
         self._decoder.end_utt()
         # The closed utterance can lack a path to the grammar's end (hyp() is None); the running
         # guess then stands, with no confidence to show for it.
-        best = self._best(start, final=True) or running
+        best = self._best(start) or running
         if best is None:
             return None
         return Utterance((best, *self._alternatives(best)), True, self.name)
 
-    def _partial_result(self) -> Utterance | None:
-        """The running guess, when its words changed (reading the text alone is cheap; word times
-        are read only then)."""
-        if self._search is None:
-            return None
+    def _guess(self, start: float, end: float) -> Hypothesis | None:
+        """The running hypothesis from its text alone (reading word segments costs more than
+        decoding): its words share out the time heard and carry no confidence."""
         hyp = self._decoder.hyp()
         texts = tuple(w for w in map(_word, hyp.hypstr.split()) if w is not None) if hyp else ()
-        if not texts or texts == self._partial:
+        if not texts:
             return None
-        best = self._best(self._utterance_start, final=False)
-        if best is None:
-            return None
-        self._partial = texts
-        return Utterance((best,), False, self.name)
+        step = (end - start) / len(texts)
+        words = tuple(HeardWord(text, 0.0, round(start + i * step, 3), round(start + (i + 1) * step, 3))
+                      for i, text in enumerate(texts))
+        return Hypothesis(words, 0.0, self._kind(texts))
 
-    def _best(self, start: float, final: bool) -> Hypothesis | None:
+    def _partial_result(self) -> Utterance | None:
+        """The running guess, when its words changed (the final result has real times and
+        confidences)."""
+        if self._search is None:
+            return None
+        guess = self._guess(self._utterance_start, self._clock)
+        if guess is None or guess.texts == self._partial:
+            return None
+        self._partial = guess.texts
+        return Utterance((guess,), False, self.name)
+
+    def _best(self, start: float) -> Hypothesis | None:
         """The decoder's best path as heard words; None when it holds no word."""
         hyp = self._decoder.hyp()
         if hyp is None:
@@ -301,8 +309,7 @@ class PocketSphinxRecognizer(Recognizer):
             text = _word(segment.word)
             if text is None:
                 continue
-            # Word posteriors exist only once the utterance is closed and its lattice built.
-            confidence = min(1.0, max(0.0, segment.prob)) if final else 0.0
+            confidence = min(1.0, max(0.0, segment.prob))
             words.append(HeardWord(text, confidence, round(start + segment.start_frame / FRAME_RATE, 3),
                                    round(start + (segment.end_frame + 1) / FRAME_RATE, 3)))
         if not words:
