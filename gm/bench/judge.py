@@ -303,11 +303,11 @@ def judge_sample(recognizer, sample, table: Table, pcm: bytes, offset: float, wa
 def work(manifest: dict) -> dict:
     from gm.audio import BYTES_PER_SECOND
     from gm.bench.corpus import build_corpus
-    from gm.bench.listen import _status_mb
+    from gm.bench.listen import status_mb
     from gm.recognizers import open_recognizer
 
     samples = {s.id: s for s in build_corpus(manifest["seed"], manifest["small"])}
-    baseline = _status_mb("VmRSS")
+    baseline = status_mb("VmRSS")
     recognizer, _ = open_recognizer(manifest["engine"], manifest["language"])
     watched, results, offset = _session_class(), [], 0.0
     for item in manifest["samples"]:
@@ -323,7 +323,7 @@ def work(manifest: dict) -> dict:
             results.append({**result, "referee": number, "speech_end": item["speech_end"]})
             offset += result["seconds"] + 1.0
     recognizer.close()
-    return {"baseline_mb": baseline, "peak_mb": _status_mb("VmHWM"), "results": results}
+    return {"baseline_mb": baseline, "peak_mb": status_mb("VmHWM"), "results": results}
 
 
 def _worker_main(argv: list[str]) -> int:
@@ -638,7 +638,7 @@ def _targets(measured: dict[str, Figures]) -> list[str]:
         lambda v: v <= TARGETS["median"], lambda v: f"{1000 * v:.0f} ms")
     row("verdict latency, p95", "<= 400 ms", lambda m: _quantile(m.latency, 0.95),
         lambda v: v <= TARGETS["p95"], lambda v: f"{1000 * v:.0f} ms")
-    return _table(("figure", "engine", "value", "target", ""), rows)
+    return markdown_table(("figure", "engine", "value", "target", ""), rows)
 
 
 def _sections(m: Figures) -> list[str]:
@@ -646,11 +646,11 @@ def _sections(m: Figures) -> list[str]:
     lines = []
     if m.rows:
         lines += ["### Chant verdicts by condition", ""]
-        lines += _table(("condition", "chants", "right", "say again", "wrong verdict", "no verdict"),
+        lines += markdown_table(("condition", "chants", "right", "say again", "wrong verdict", "no verdict"),
                         [(c, str(n), *(pct(v) for v in values)) for c, n, *values in m.rows]) + [""]
-        lines += _table(("mistake", "chants", "right verdicts"),
+        lines += markdown_table(("mistake", "chants", "right verdicts"),
                         [(k, str(n), pct(v)) for k, n, v in m.mistakes]) + [""]
-        lines += _table(("chant figure", "value"), [
+        lines += markdown_table(("chant figure", "value"), [
             ("false \"you lose\" on right chants", pct(m.false_lose)),
             ("right chants lost on a later piece, after a first answer", pct(m.later_lose)),
             ("mistakes missed (wrong chant accepted)", pct(m.missed)),
@@ -663,14 +663,14 @@ def _sections(m: Figures) -> list[str]:
                   "given anywhere (calls and chatter), the share that was said; '-' where the call changes "
                   "nothing in the game (a question, a name alone, a card said without its name). Calls found "
                   "by condition leave out words that are no call (a name alone, other words).", ""]
-        lines += _table(("call", "samples", "found", "precision"),
+        lines += markdown_table(("call", "samples", "found", "precision"),
                         [(c, str(n), pct(r), p if isinstance(p, str) else pct(p)) for c, n, r, p in m.calls])
         lines += [""]
-        lines += _table(("condition", "calls found"), [(_condition_name(c), pct(v))
+        lines += markdown_table(("condition", "calls found"), [(_condition_name(c), pct(v))
                                                         for c, v in m.calls_by_condition.items()]) + [""]
     if m.spurious:
         lines += ["### Chatter", ""]
-        lines += _table(("referee", "chatter (min)", "game actions", "per 10 min"),
+        lines += markdown_table(("referee", "chatter (min)", "game actions", "per 10 min"),
                         [(game, f"{mn:.1f}", str(a), f"{a / mn * 10:.1f}") for game, (a, mn) in m.spurious.items()])
         lines += [""]
     ms = lambda v: "-" if v is None else f"{1000 * v:.0f}"  # noqa: E731
@@ -678,7 +678,7 @@ def _sections(m: Figures) -> list[str]:
               "Latency: from the end of the speech (the sample's lead-in plus the talker's audio) to the event, "
               "as the stream time of the chunk it was decided at plus that chunk's processing time. Late "
               "chants (lost to the hesitation limit before they start) are left out.", ""]
-    lines += _table(("figure", "value"), [
+    lines += markdown_table(("figure", "value"), [
         ("verdict latency, median (ms)", ms(_quantile(m.latency, 0.5))),
         ("verdict latency, p95 (ms)", ms(_quantile(m.latency, 0.95))),
         ("verdicts timed", str(len(m.latency))),
@@ -701,8 +701,8 @@ def _quantile(values: list[float], q: float) -> float | None:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def _table(header, rows):
-    from gm.bench.listen import _table as table
+def markdown_table(header, rows):
+    from gm.bench.listen import markdown_table as table
     return table(header, rows)
 
 

@@ -56,7 +56,7 @@ def korean_model() -> Path:
     return path
 
 
-def _status_mb(field: str) -> float:
+def status_mb(field: str) -> float:
     for line in Path("/proc/self/status").read_text().splitlines():
         if line.startswith(field + ":"):
             return int(line.split()[1]) / 1024
@@ -72,7 +72,7 @@ def work(manifest: dict, pin: bool, limit: float | None) -> dict:
     """Load the engine, hear every group of samples with the group's vocabulary, report times and memory."""
     if pin:
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-    baseline = _status_mb("VmRSS")
+    baseline = status_mb("VmRSS")
     began = time.perf_counter()
     recognizer = _open(manifest["engine"])
     load = time.perf_counter() - began
@@ -101,7 +101,7 @@ def work(manifest: dict, pin: bool, limit: float | None) -> dict:
             stream += seconds
             budget -= seconds
     recognizer.close()
-    return {"load": load, "baseline_mb": baseline, "peak_mb": _status_mb("VmHWM"), "results": results,
+    return {"load": load, "baseline_mb": baseline, "peak_mb": status_mb("VmHWM"), "results": results,
             "missing": missing, "cores": len(os.sched_getaffinity(0))}
 
 
@@ -237,7 +237,7 @@ def _costs(m: Measured) -> list[str]:
         ("RSS before loading (MB)", f"{m.full['baseline_mb']:.0f}", "", ""),
         ("audio heard (s)", f"{audio:.0f}", "", ""),
     ]
-    lines = _table(("figure", "value", "target", ""), rows)
+    lines = markdown_table(("figure", "value", "target", ""), rows)
     missing = sorted({w for words in m.full["missing"].values() for w in words})
     if missing:
         lines += ["", f"words the engine could not take: {', '.join(missing)}"]
@@ -290,7 +290,7 @@ def _accuracy(m: Measured, by_id: dict) -> list[str]:
     row("talker: pitch shifted", [(s, r) for s, r in spoken if s.voice.pitch])
     row("talker: tempo changed", [(s, r) for s, r in spoken if s.voice.tempo != 1.0])
     row("talker: reverb", [(s, r) for s, r in spoken if s.voice.reverb])
-    lines = _table(("utterances", "count", "word accuracy", "exact"), rows)
+    lines = markdown_table(("utterances", "count", "word accuracy", "exact"), rows)
 
     chatter = [(s, r) for s, r in heard if s.kind == "chatter"]
     if chatter:
@@ -300,7 +300,7 @@ def _accuracy(m: Measured, by_id: dict) -> list[str]:
             minutes = sum(r["seconds"] for _, r in pairs) / 60
             rows.append((group, str(len(pairs)), f"{sum(bool(r['heard']) for _, r in pairs) / len(pairs):.2f}",
                          f"{sum(len(r['heard']) for _, r in pairs) / minutes:.1f}"))
-        lines += [""] + _table(("chatter heard with", "stretches", "with game words", "game words per minute"), rows)
+        lines += [""] + markdown_table(("chatter heard with", "stretches", "with game words", "game words per minute"), rows)
     return lines
 
 
@@ -308,7 +308,7 @@ def _effects(voice) -> bool:
     return bool(voice.pitch or voice.tempo != 1.0 or voice.reverb)
 
 
-def _table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> list[str]:
+def markdown_table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> list[str]:
     widths = [max(len(str(cell)) for cell in column) for column in zip(header, *rows)]
 
     def line(cells: tuple[str, ...]) -> str:
