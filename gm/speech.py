@@ -62,6 +62,11 @@ class Utterance:
     alternatives: tuple[Hypothesis, ...]
     final: bool = True
     engine: str = ""
+    rivals: tuple[Hypothesis, ...] = ()
+    """Where the engine can tell: the best reading of each other kind of phrase in the grammar,
+    heard from the same audio, scored on the best reading's scale (how well the audio fits it). A
+    judge weighs the best reading against them: a mistake that fits barely better than the right
+    chant is no proof."""
 
     @classmethod
     def from_text(cls, text: str, at: float = 0.0, engine: str = "transcript") -> "Utterance":
@@ -184,6 +189,12 @@ class Grammar:
     def kinds(self) -> tuple[str, ...]:
         found = [phrase.kind for phrase in self.phrases]
         return tuple(dict.fromkeys([*found, *(["loop"] if self.loop else [])]))
+
+    def only(self, kind: str) -> "Grammar":
+        """The part of this grammar that says phrases of `kind` ("loop": the word loop alone)."""
+        if kind == "loop":
+            return Grammar((), self.loop)
+        return Grammar(tuple(p for p in self.phrases if p.kind == kind))
 
 
 class Recognizer(abc.ABC):

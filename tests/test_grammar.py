@@ -47,3 +47,11 @@ class TestJsgf:
 
     def test_nothing_known_is_nothing(self):
         assert to_jsgf(GRAMMAR, set()) is None
+
+
+def test_only_one_kind_of_a_grammar():
+    grammar = Grammar((Phrase.of("pooka ska", "right"), Phrase.of("ska pooka", "mistake"),
+                       Phrase.of("pooka", "mistake")), ("pooka", "ska"), 0.1)
+    assert grammar.only("mistake").phrases == grammar.phrases[1:] and grammar.only("mistake").loop == ()
+    assert grammar.only("loop") == Grammar((), ("pooka", "ska"))
+    assert grammar.only("call") == Grammar()

@@ -205,6 +205,47 @@ class TestUnsure:
         assert isinstance(verdict, Unsure)
 
 
+class TestRivalReadings:
+    """The engine's readings of the same audio as the right chant only and as a mistake only."""
+
+    @staticmethod
+    def with_rivals(best, *rivals):
+        return Utterance((best,), rivals=rivals)
+
+    @staticmethod
+    def rival(text, kind, confidences=None):
+        return Hypothesis(heard(text, confidences).words, kind=kind)
+
+    def test_a_well_fitting_right_chant_wins_over_a_garbled_free_reading(self):
+        said = self.with_rivals(heard("pooka ta zee ha cy", {1: 0.3}),
+                                self.rival("pooka ska zee ha cy", "right", {1: 0.7}))
+        verdict = judge(said, chant("pooka ska"))
+        assert isinstance(verdict, Right) and (verdict.word, verdict.named) == ("zee", "cy")
+
+    def test_a_right_chant_that_fits_only_partly_proves_nothing(self):
+        said = self.with_rivals(heard("pooka ta zee ha cy", {1: 0.3}),
+                                self.rival("pooka ska zee ha cy", "right", {1: 0.3}))
+        assert isinstance(judge(said, chant("pooka ska")), Unsure)
+
+    def test_a_right_chant_that_cannot_fit_backs_a_weaker_mistake(self):
+        best = heard("pooka toto zee ha cy", {1: 0.5})
+        assert isinstance(judge(utterance(best), chant("pooka ska")), Unsure)
+        said = self.with_rivals(best, self.rival("pooka ska zee ha cy", "right", {1: 0.0}))
+        verdict = judge(said, chant("pooka ska"))
+        assert isinstance(verdict, Wrong) and verdict.mistake is Mistake.WRONG_WORD
+
+    def test_the_mistake_reading_names_the_mistake_when_the_free_reading_cannot(self):
+        said = self.with_rivals(heard("pooka bo", {1: 0.9}),
+                                self.rival("pooka zee toka ha cy", "right", {0: 0.0}),
+                                self.rival("zee pooka toka ha cy", "mistake"))
+        verdict = judge(said, chant("pooka zee"))
+        assert isinstance(verdict, Wrong) and verdict.mistake is Mistake.SWAPPED
+
+    def test_without_the_right_chant_failing_a_mistake_reading_is_not_enough(self):
+        said = self.with_rivals(heard("pooka bo", {1: 0.9}), self.rival("zee pooka toka ha cy", "mistake"))
+        assert isinstance(judge(said, chant("pooka zee")), Unsure)
+
+
 class TestChantGrammar:
     """The grammar a recognizer listens with: every phrase of kind "right" is judged right from text,
     every phrase of kind "mistake" is judged wrong."""

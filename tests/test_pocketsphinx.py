@@ -240,3 +240,19 @@ def test_a_talker_right_after_an_early_close_is_heard(talker, room):
     second = talker("nope", lead_in=0.3)
     heard = [u for chunk in chunks_of(second, len(first) / 32000) for u in recognizer.feed(chunk.pcm, chunk.start)]
     assert [u.text for u in heard if u.final] == ["nope"]
+
+
+def test_a_grammar_of_several_kinds_gives_the_best_reading_of_each_other_kind(talker, room):
+    """The judge weighs what was heard against the right chant forced onto the same audio: a word
+    left out shows up there as a word that does not fit."""
+    recognizer = PocketSphinxRecognizer()
+    recognizer.set_grammar(Grammar((Phrase.of("toto kiki moki", "right"), Phrase.of("toto moki", "mistake")),
+                                   ("toto", "kiki", "moki"), 0.1))
+    (said_right,) = finals(hear(recognizer, room, talker("toto kiki moki")))
+    assert said_right.best.kind == "right" and [r.kind for r in said_right.rivals] == ["mistake", "loop"]
+    assert all(r.score < 0 and r.words for r in said_right.rivals)
+    (skipped,) = finals(hear(recognizer, room, talker("toto moki")))
+    forced = next(r for r in skipped.rivals if r.kind == "right")
+    assert forced.texts == ("toto", "kiki", "moki") and forced.words[1].confidence < 0.3
+    recognizer.set_vocabulary(["toto", "kiki", "moki"])
+    assert finals(hear(recognizer, room, talker("toto moki")))[0].rivals == ()

@@ -105,7 +105,8 @@ class OogaBoogaReferee(Referee):
     def is_complete(self, words: Sequence[str]) -> bool:
         words = [w.lower() for w in words]
         if self.phase is Phase.TABLE:
-            return any(w in self.right_words or w in self.wrong_words for w in words)
+            # Never closed on a partial: the start of "wrong" can stand as "right" for a moment.
+            return False
         if self.phase is Phase.NAME:
             return bool(words) and words[-1] in self._names()
         size = len(self.game.position.chain) + 1

@@ -37,8 +37,12 @@ NON_WORDS = frozenset(("<s>", "</s>", "<sil>", "(NULL)"))
 ALTERNATE_MARK = re.compile(r"\(\d+\)$")
 TOKEN = re.compile(r"^[\w']+$")
 """What a JSGF grammar takes as a bare word."""
-KEPT_SEARCHES = 8
-"""Grammars kept compiled in the decoder (the word loops and the last few turns' grammars)."""
+KEPT_SEARCHES = 24
+"""Grammars kept compiled in the decoder (the word loops and the last few turns' grammars, each with
+a search per kind of phrase)."""
+RIVAL_BEAM = 1e-80
+"""Beam of the searches that read the audio as one kind of phrase only: with the default beams, a
+chant forced through the right phrase when a word was skipped lost every path and gave no reading."""
 FIT_UNSURE = -0.0081
 FIT_SURE = -0.0035
 """A word's acoustic score per frame (natural log, relative to the best-scoring model state of each
@@ -77,6 +81,20 @@ class SearchSettings:
     remove_noise: bool = True
     """Subtract the steady background first: helps in a room with a noise floor, costs a little on
     studio-clean speech."""
+
+
+@dataclass(frozen=True)
+class _Listening:
+    """What the decoder listens for: the grammar's search, and a search per kind of phrase in it
+    (for the rival readings: the best the audio can be read as each other kind)."""
+
+    search: str
+    grammar: Grammar
+    rivals: tuple[tuple[str, str], ...] = ()
+    """(kind, search name) pairs."""
+
+    def searches(self) -> set[str]:
+        return {self.search, *(name for _, name in self.rivals)}
 
 
 class SpeechGate:
@@ -147,11 +165,10 @@ class PocketSphinxRecognizer(Recognizer):
         self._preroll: collections.deque[bytes] = collections.deque(
             maxlen=max(1, round((gate.window + gate.preroll) / frame_seconds)))
         self._searches: dict[str, str] = {}
+        """Decoder search names by beam and JSGF text."""
         self._made = 0
-        """Decoder search names by JSGF text."""
-        self._search: str | None = None
-        self._grammar: Grammar | None = None
-        self._pending: tuple[str, Grammar] | None = None
+        self._listening: _Listening | None = None
+        self._pending: _Listening | None = None
         self._pending_set = False
         self._buffer = b""
         self._clock = 0.0
@@ -177,27 +194,46 @@ class PocketSphinxRecognizer(Recognizer):
         missing = tuple(w for w in words if w not in known)
         heard = tuple(w for w in words if w in known)
         text = to_jsgf(grammar, known)
-        if text is not None and text not in self._searches:
-            self._forget_old_searches()
-            self._made += 1
-            name = f"grammar{self._made}"
+        listening = None
+        if text is not None:
+            kinds = grammar.kinds() if len(grammar.kinds()) > 1 else ()
+            texts = [(kind, to_jsgf(grammar.only(kind), known)) for kind in kinds]
             try:
-                self._decoder.add_jsgf_string(name, text)
+                listening = _Listening(self._compiled(text), grammar,
+                                       tuple((kind, self._compiled(t, RIVAL_BEAM)) for kind, t in texts if t is not None))
             except (RuntimeError, ValueError) as error:
                 log.warning("PocketSphinx refused the grammar %s: %s", text, error)
                 return Vocabulary((), words)
-            self._searches[text] = name
-        search = (self._searches[text], grammar) if text is not None else None
         if self._utterance_start is None:
-            self._activate(search)
+            self._activate(listening)
         else:
-            self._pending, self._pending_set = search, True
+            self._pending, self._pending_set = listening, True
         return Vocabulary(heard, missing)
+
+    def _compiled(self, text: str, beam: float | None = None) -> str:
+        """The decoder's search for a JSGF text, made if new (a grammar seen before costs nothing).
+        `beam`: how far below the best path a path may fall and go on (the decoder's default if
+        None); a search takes its beams from the configuration when it is made."""
+        key = f"{beam}\n{text}"
+        if key not in self._searches:
+            self._forget_old_searches()
+            self._made += 1
+            name = f"grammar{self._made}"
+            config = self._decoder.config
+            default = config["beam"], config["pbeam"], config["wbeam"]
+            if beam is not None:
+                config["beam"] = config["pbeam"] = config["wbeam"] = beam
+            try:
+                self._decoder.add_jsgf_string(name, text)
+            finally:
+                config["beam"], config["pbeam"], config["wbeam"] = default
+            self._searches[key] = name
+        return self._searches[key]
 
     def _forget_old_searches(self) -> None:
         """Keep the decoder small: a game makes a new grammar every turn, and each search kept costs
-        memory. The oldest searches go, never the one in use or about to be."""
-        in_use = {self._search, self._pending[0] if self._pending else None}
+        memory. The oldest searches go, never one in use or about to be."""
+        in_use = set().union(*(x.searches() for x in (self._listening, self._pending) if x is not None))
         for text, name in list(self._searches.items())[: max(0, len(self._searches) - KEPT_SEARCHES + 1)]:
             if name not in in_use:
                 self._decoder.remove_search(name)
@@ -217,10 +253,10 @@ class PocketSphinxRecognizer(Recognizer):
                 log.warning("PocketSphinx refused %s /%s/: %s", entry, phones, error)
         return {w for w in words if self._decoder.lookup_word(w) is not None}
 
-    def _activate(self, search: tuple[str, Grammar] | None) -> None:
-        self._search, self._grammar = search if search is not None else (None, None)
-        if self._search is not None:
-            self._decoder.activate_search(self._search)
+    def _activate(self, listening: _Listening | None) -> None:
+        self._listening = listening
+        if listening is not None:
+            self._decoder.activate_search(listening.search)
 
     # Listening ------------------------------------------------------------------------------
 
@@ -262,12 +298,12 @@ class PocketSphinxRecognizer(Recognizer):
         self._utterance_start = self._clock - len(kept) / 2 / SAMPLE_RATE
         self._partial = ()
         self._audio = []
-        if self._search is not None:
+        if self._listening is not None:
             self._decoder.start_utt()
             self._decode(kept)
 
     def _decode(self, pcm: bytes) -> None:
-        if self._search is not None and pcm:
+        if self._listening is not None and pcm:
             self._audio.append(pcm)
             self._decoder.process_raw(pcm, False, False)
 
@@ -291,21 +327,28 @@ class PocketSphinxRecognizer(Recognizer):
     def _finish(self) -> Utterance | None:
         start, self._utterance_start = self._utterance_start, None
         self._partial = ()
-        if self._search is None:
+        if self._listening is None:
             return None
         running = self._guess(start, self._clock)
         self._decoder.end_utt()
-        # Decode again, the whole utterance at once: cepstral normalization then uses this talker's
-        # own mean, not a running estimate that is poor at first and drifts with earlier talkers.
-        self._decoder.start_utt()
-        self._decoder.process_raw(b"".join(self._audio), False, True)
-        self._decoder.end_utt()
-        # A second decode that hears nothing but noise gives no words; the running guess then
-        # stands, with no confidence to show for it.
-        best = self._best(start) or running
+        # Decode again, the whole utterance at once: its features are then normalized over all of it.
+        audio = b"".join(self._audio)
+        best = self._reread(audio, self._listening.search, start) or running
         if best is None:
             return None
-        return Utterance((best,), True, self.name)
+        rivals = [self._reread(audio, name, start, kind) for kind, name in self._listening.rivals if kind != best.kind]
+        self._decoder.activate_search(self._listening.search)
+        # A second decode that hears nothing but noise gives no words; the running guess then
+        # stands, with no confidence to show for it.
+        return Utterance((best,), True, self.name, tuple(r for r in rivals if r is not None))
+
+    def _reread(self, audio: bytes, search: str, start: float, kind: str | None = None) -> Hypothesis | None:
+        """The utterance's audio decoded as a whole with one of the grammar's searches."""
+        self._decoder.activate_search(search)
+        self._decoder.start_utt()
+        self._decoder.process_raw(audio, False, True)
+        self._decoder.end_utt()
+        return self._best(start, kind)
 
     def _guess(self, start: float, end: float) -> Hypothesis | None:
         """The running hypothesis from its text alone (reading word segments costs more than
@@ -322,7 +365,7 @@ class PocketSphinxRecognizer(Recognizer):
     def _partial_result(self) -> Utterance | None:
         """The running guess, when its words changed (the final result has real times and
         confidences)."""
-        if self._search is None:
+        if self._listening is None:
             return None
         guess = self._guess(self._utterance_start, self._clock)
         if guess is None or guess.texts == self._partial:
@@ -330,13 +373,17 @@ class PocketSphinxRecognizer(Recognizer):
         self._partial = guess.texts
         return Utterance((guess,), False, self.name)
 
-    def _best(self, start: float) -> Hypothesis | None:
-        """The decoder's best path as heard words; None when it holds no word."""
+    def _best(self, start: float, kind: str | None = None) -> Hypothesis | None:
+        """The decoder's best path as heard words, of `kind` if told (else the kind its words say);
+        None when it holds no word. Its score is how well the audio fits the whole path: the acoustic
+        score per frame, silences and noises included, as `FIT_UNSURE` measures it."""
         hyp = self._decoder.hyp()
         if hyp is None:
             return None
-        words = []
+        words, fit, frames = [], 0.0, 0
         for segment in self._decoder.seg():
+            fit += math.log(max(segment.ascore, 1e-300))
+            frames += segment.end_frame - segment.start_frame + 1
             text = _word(segment.word)
             if text is None:
                 continue
@@ -346,13 +393,14 @@ class PocketSphinxRecognizer(Recognizer):
                                    round(start + (segment.end_frame + 1) / FRAME_RATE, 3)))
         if not words:
             return None
-        return Hypothesis(tuple(words), hyp.score, self._kind(tuple(w.text for w in words)))
+        texts = tuple(w.text for w in words)
+        return Hypothesis(tuple(words), round(fit / max(frames, 1), 6), self._kind(texts) if kind is None else kind)
 
     def _kind(self, texts: tuple[str, ...]) -> str:
-        return self._grammar.kind_of(texts) if self._grammar is not None else ""
+        return self._listening.grammar.kind_of(texts) if self._listening is not None else ""
 
     def close(self) -> None:
-        if self._utterance_start is not None and self._search is not None:
+        if self._utterance_start is not None and self._listening is not None:
             self._decoder.end_utt()
         self._utterance_start = None
 
