@@ -15,6 +15,10 @@ SAMPLE_RATE = 16000
 """Hertz. Every recognizer takes 16 kHz mono signed 16-bit little-endian PCM."""
 
 
+FREE = "free"
+"""The kind of a rival reading of free speech: any sounds of the language, in any order."""
+
+
 @dataclass(frozen=True)
 class HeardWord:
     """One recognized word."""
@@ -64,9 +68,11 @@ class Utterance:
     engine: str = ""
     rivals: tuple[Hypothesis, ...] = ()
     """Where the engine can tell: the best reading of each other kind of phrase in the grammar,
-    heard from the same audio, scored on the best reading's scale (how well the audio fits it). A
-    judge weighs the best reading against them: a mistake that fits barely better than the right
-    chant is no proof."""
+    heard from the same audio, scored on the best reading's scale (how well the audio fits it);
+    for a grammar with no word loop, also a reading of free speech (kind `FREE`, no words: how well
+    the audio fits any sounds at all). A judge weighs the best reading against them: a mistake that
+    fits barely better than the right chant is no proof, a call that fits far worse than free
+    speech was probably not said."""
 
     @classmethod
     def from_text(cls, text: str, at: float = 0.0, engine: str = "transcript") -> "Utterance":
@@ -100,6 +106,10 @@ class Utterance:
     @property
     def end(self) -> float:
         return self.words[-1].end if self.words else 0.0
+
+    def rival(self, kind: str) -> Hypothesis | None:
+        """The rival reading of this kind, if the engine gave one."""
+        return next((r for r in self.rivals if r.kind == kind), None)
 
     @property
     def confidence(self) -> float:

@@ -331,3 +331,15 @@ class TestUnsureCalls:
         assert events(out, "not_understood") == [{"words": "boom", "reason": "unsure", "confidence": 0.3}]
         assert said(out) == ["Sorry, I did not get that. Please say it again."]
         assert table.game.state == before
+
+    def test_a_call_that_fits_far_worse_than_free_speech_is_asked_again(self):
+        """Table talk forced onto the calls comes out as a call with sure-looking words; the audio
+        then fits free speech far better than that call."""
+        from gm.kittens.referee import FREE_GAP
+        from gm.speech import FREE, HeardWord, Hypothesis
+        call = Hypothesis((HeardWord("attack", 0.95, 1.0, 1.4),), score=-0.010)
+        for free_score, taken in ((-0.010 + FREE_GAP / 2, True), (-0.010 + 2 * FREE_GAP, False)):
+            table = Table()
+            out = table.referee.hear(Utterance((call,), rivals=(Hypothesis((), free_score, FREE),)), 1.5)
+            assert bool(events(out, "card")) is taken
+            assert bool(events(out, "not_understood")) is not taken

@@ -282,8 +282,8 @@ def judge(utterance: Utterance, chant: Chant, thresholds: Thresholds = Threshold
         if hypothesis.texts not in texts:
             texts.add(hypothesis.texts)
             hypotheses.append(hypothesis)
-    right = next((r for r in utterance.rivals if r.kind == RIGHT and r.words), None)
-    right_fit = min(w.confidence for w in right.words) if right is not None else None
+    right = utterance.rival(RIGHT)
+    right_fit = min((w.confidence for w in right.words), default=None) if right is not None else None
     if right_fit is not None and right_fit < thresholds.right_misfits:
         thresholds = replace(thresholds, confident=min(thresholds.confident, thresholds.backed))
     readings = [_read(h, chant, thresholds) for h in hypotheses if h.words]
@@ -311,7 +311,7 @@ def judge(utterance: Utterance, chant: Chant, thresholds: Thresholds = Threshold
         if all(r.has_mistake for r in readings):
             return Wrong(strong.mistake, strong.at, strong.expected, strong.heard, evidence)
         return Unsure(Doubt.READINGS_DISAGREE, best, evidence)
-    mistaken = next((r for r in utterance.rivals if r.kind == MISTAKE and r.words), None)
+    mistaken = utterance.rival(MISTAKE)
     if mistaken is not None and right_fit is not None and right_fit < thresholds.right_misfits:
         # The right chant does not fit; the best reading as a single mistake says which one.
         reading = _read(mistaken, chant, thresholds)

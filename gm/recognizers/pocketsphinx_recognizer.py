@@ -21,12 +21,13 @@ import logging
 import math
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Iterable, Iterator
 
 from gm.pronounce import pronounce
 from gm.recognizers.jsgf import to_jsgf
-from gm.speech import (SAMPLE_RATE, Grammar, HeardWord, Hypothesis, Recognizer, RecognizerError, Utterance,
-                       Vocabulary)
+from gm.speech import (FREE, SAMPLE_RATE, Grammar, HeardWord, Hypothesis, Recognizer, RecognizerError,
+                       Utterance, Vocabulary)
 
 log = logging.getLogger(__name__)
 
@@ -156,6 +157,7 @@ class PocketSphinxRecognizer(Recognizer):
             self._decoder.config["remove_noise"] = search.remove_noise
             self._decoder.reinit_feat()
             self._vad = pocketsphinx.Vad(gate.vad_mode, SAMPLE_RATE)
+            self._decoder.add_allphone_file(FREE, str(Path(pocketsphinx.get_model_path()) / "en-us" / "en-us-phone.lm.bin"))
         except (RuntimeError, ValueError) as error:
             raise RecognizerError(f"cannot load the PocketSphinx English model: {error}") from None
         self._voices = voices
@@ -196,7 +198,9 @@ class PocketSphinxRecognizer(Recognizer):
         text = to_jsgf(grammar, known)
         listening = None
         if text is not None:
-            kinds = grammar.kinds() if len(grammar.kinds()) > 1 else ()
+            # A rival reading for each kind of phrase (free speech in the loop is already the
+            # best reading's to take, and a reading of it as a rival would decode for nothing).
+            kinds = [kind for kind in grammar.kinds() if kind != "loop"] if len(grammar.kinds()) > 1 else []
             texts = [(kind, to_jsgf(grammar.only(kind), known)) for kind in kinds]
             try:
                 listening = _Listening(self._compiled(text), grammar,
@@ -331,13 +335,22 @@ class PocketSphinxRecognizer(Recognizer):
             return None
         running = self._guess(start, self._clock)
         self._decoder.end_utt()
-        # Decode again, the whole utterance at once: its features are then normalized over all of it.
-        audio = b"".join(self._audio)
-        best = self._reread(audio, self._listening.search, start) or running
-        if best is None:
-            return None
-        rivals = [self._reread(audio, name, start, kind) for kind, name in self._listening.rivals if kind != best.kind]
-        self._decoder.activate_search(self._listening.search)
+        # The running mean of the features (cepstral normalization) as this utterance left it:
+        # decoding it again below must not count it twice.
+        normalization = self._decoder.get_cmn(False)
+        try:
+            # Decode again, the whole utterance at once: its features are then normalized over all of it.
+            audio = b"".join(self._audio)
+            best = self._reread(audio, self._listening.search, start) or running
+            if best is None:
+                return None
+            rivals = [self._reread(audio, name, start, kind)
+                      for kind, name in self._listening.rivals if kind != best.kind]
+            if self._listening.grammar.phrases and not self._listening.grammar.loop:
+                rivals.append(self._free_reading(audio))  # stands in for the loop the grammar lacks
+        finally:
+            self._decoder.activate_search(self._listening.search)
+            self._decoder.set_cmn(normalization)
         # A second decode that hears nothing but noise gives no words; the running guess then
         # stands, with no confidence to show for it.
         return Utterance((best,), True, self.name, tuple(r for r in rivals if r is not None))
@@ -372,6 +385,19 @@ class PocketSphinxRecognizer(Recognizer):
             return None
         self._partial = guess.texts
         return Utterance((guess,), False, self.name)
+
+    def _free_reading(self, audio: bytes) -> Hypothesis:
+        """How well the audio fits any sounds at all: the score the grammar's readings are held
+        against (chatter fits free speech far better than any call), with no words."""
+        self._decoder.activate_search(FREE)
+        self._decoder.start_utt()
+        self._decoder.process_raw(audio, False, True)
+        self._decoder.end_utt()
+        fit, frames = 0.0, 0
+        for segment in self._decoder.seg():
+            fit += math.log(max(segment.ascore, 1e-300))
+            frames += segment.end_frame - segment.start_frame + 1
+        return Hypothesis((), round(fit / max(frames, 1), 6), FREE)
 
     def _best(self, start: float, kind: str | None = None) -> Hypothesis | None:
         """The decoder's best path as heard words, of `kind` if told (else the kind its words say);
