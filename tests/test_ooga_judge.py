@@ -290,3 +290,11 @@ class TestOneMistakeAtATime:
     def test_two_mistakes_at_once_are_unsure(self):
         verdict = judge(Utterance.from_text("ska pooka rumba toka ha bo"), self.CHANT)
         assert isinstance(verdict, Unsure)
+
+
+def test_table_talk_far_longer_than_any_chant_is_not_a_chant():
+    talk = "toto po pooka bo iga booga eli ska zee"
+    verdict = judge(utterance(heard(talk)), chant("pooka"))
+    assert isinstance(verdict, Unsure) and verdict.doubt is Doubt.NOT_A_CHANT
+    three_extra = judge(utterance(heard("pooka ska ha bo " + "ta " * 3)), chant("pooka"))
+    assert getattr(three_extra, "doubt", None) is not Doubt.NOT_A_CHANT
