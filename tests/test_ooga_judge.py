@@ -298,3 +298,10 @@ def test_table_talk_far_longer_than_any_chant_is_not_a_chant():
     assert isinstance(verdict, Unsure) and verdict.doubt is Doubt.NOT_A_CHANT
     three_extra = judge(utterance(heard("pooka ska ha bo " + "ta " * 3)), chant("pooka"))
     assert getattr(three_extra, "doubt", None) is not Doubt.NOT_A_CHANT
+
+
+def test_a_reading_half_made_of_guesses_proves_no_mistake():
+    """A right chant heard as "cha yonka cha rumba": "yonka" fairly sure, the rest guesses."""
+    said = heard("cha yonka cha ha bo", {2: 0.0, 3: 0.34})
+    assert isinstance(judge(utterance(said), chant("cha ta"), Thresholds(confident=0.5)), Unsure)
+    assert isinstance(judge(utterance(heard("cha yonka cha ha bo")), chant("cha ta"), Thresholds(confident=0.5)), Wrong)

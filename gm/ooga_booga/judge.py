@@ -63,6 +63,10 @@ class Thresholds:
     121 wrong chants, 3 of 38 right ones): a mistake the free reading shows then needs only
     `backed` confidence."""
     backed: float = 0.5
+    proof: float = 0.2
+    """The weakest other word of a reading that proves a mistake: a reading half made of guesses
+    proves nothing (a right chant heard as "cha yonka cha rumba", its new word at 0.0, was called
+    wrong on "yonka" at 0.59)."""
     talk: int = 3
     """Words heard beyond the longest right chant that make an utterance table talk, not a chant
     (measured with PocketSphinx: 36 of 40 stretches of chatter, 5 of 240 chants)."""
@@ -309,8 +313,8 @@ def judge(utterance: Utterance, chant: Chant, thresholds: Thresholds = Threshold
             return Right(forced.word, forced.ending, forced.named, evidence)
     if best.fits:
         return Unsure(Doubt.WEAK_WORDS, best, evidence)
-    strong = best.strong_mistake
-    if strong is not None and len(best.issues) == 1:
+    strong = _proven(best, thresholds)
+    if strong is not None:
         if all(r.has_mistake for r in readings):
             return Wrong(strong.mistake, strong.at, strong.expected, strong.heard, evidence)
         return Unsure(Doubt.READINGS_DISAGREE, best, evidence)
@@ -318,14 +322,20 @@ def judge(utterance: Utterance, chant: Chant, thresholds: Thresholds = Threshold
     if mistaken is not None and right_fit is not None and right_fit < thresholds.right_misfits:
         # The right chant does not fit; the best reading as a single mistake says which one.
         reading = _read(mistaken, chant, thresholds)
-        strong = reading.strong_mistake
-        if strong is not None and len(reading.issues) == 1:
+        strong = _proven(reading, thresholds)
+        if strong is not None:
             evidence = replace(evidence, expected=reading.expected, checks=reading.checks)
             return Wrong(strong.mistake, strong.at, strong.expected, strong.heard, evidence)
     doubt = next((i.doubt for i in best.issues if i.doubt), Doubt.WEAK_MISTAKE)
     if fitting:
         doubt = Doubt.READINGS_DISAGREE
     return Unsure(doubt, best, evidence)
+
+
+def _proven(reading: Reading, t: Thresholds) -> Issue | None:
+    """The reading's one strong mistake, if the rest of it is heard surely enough to stand on."""
+    strong = reading.strong_mistake
+    return strong if strong is not None and len(reading.issues) == 1 and reading.weakest >= t.proof else None
 
 
 def _display(chant: Chant, ending: Ending | None) -> tuple[str, ...]:

@@ -38,9 +38,9 @@ NON_WORDS = frozenset(("<s>", "</s>", "<sil>", "(NULL)"))
 ALTERNATE_MARK = re.compile(r"\(\d+\)$")
 TOKEN = re.compile(r"^[\w']+$")
 """What a JSGF grammar takes as a bare word."""
-KEPT_SEARCHES = 24
+KEPT_SEARCHES = 12
 """Grammars kept compiled in the decoder (the word loops and the last few turns' grammars, each with
-a search per kind of phrase)."""
+a search per kind of phrase): a chant grammar's searches take tens of megabytes."""
 RIVAL_BEAM = 1e-80
 """Beam of the searches that read the audio as one kind of phrase only: with the default beams, a
 chant forced through the right phrase when a word was skipped lost every path and gave no reading."""
