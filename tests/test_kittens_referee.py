@@ -337,8 +337,8 @@ class TestUnsureCalls:
         then fits free speech far better than that call."""
         from gm.kittens.referee import FREE_GAP
         from gm.speech import FREE, HeardWord, Hypothesis
-        call = Hypothesis((HeardWord("attack", 0.95, 1.0, 1.4),), score=-0.010)
-        for free_score, taken in ((-0.010 + FREE_GAP / 2, True), (-0.010 + 2 * FREE_GAP, False)):
+        call = Hypothesis((HeardWord("attack", 0.95, 1.0, 1.4),), score=-0.005)
+        for free_score, taken in ((-0.005 + FREE_GAP / 2, True), (-0.005 + 2 * FREE_GAP, False)):
             table = Table()
             out = table.referee.hear(Utterance((call,), rivals=(Hypothesis((), free_score, FREE),)), 1.5)
             assert bool(events(out, "card")) is taken

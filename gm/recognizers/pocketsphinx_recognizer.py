@@ -393,11 +393,7 @@ class PocketSphinxRecognizer(Recognizer):
         self._decoder.start_utt()
         self._decoder.process_raw(audio, False, True)
         self._decoder.end_utt()
-        fit, frames = 0.0, 0
-        for segment in self._decoder.seg():
-            fit += math.log(max(segment.ascore, 1e-300))
-            frames += segment.end_frame - segment.start_frame + 1
-        return Hypothesis((), round(fit / max(frames, 1), 6), FREE)
+        return Hypothesis((), _path_fit(list(self._decoder.seg())), FREE)
 
     def _best(self, start: float, kind: str | None = None) -> Hypothesis | None:
         """The decoder's best path as heard words, of `kind` if told (else the kind its words say);
@@ -406,10 +402,8 @@ class PocketSphinxRecognizer(Recognizer):
         hyp = self._decoder.hyp()
         if hyp is None:
             return None
-        words, fit, frames = [], 0.0, 0
-        for segment in self._decoder.seg():
-            fit += math.log(max(segment.ascore, 1e-300))
-            frames += segment.end_frame - segment.start_frame + 1
+        words, segments = [], list(self._decoder.seg())
+        for segment in segments:
             text = _word(segment.word)
             if text is None:
                 continue
@@ -420,7 +414,7 @@ class PocketSphinxRecognizer(Recognizer):
         if not words:
             return None
         texts = tuple(w.text for w in words)
-        return Hypothesis(tuple(words), round(fit / max(frames, 1), 6), self._kind(texts) if kind is None else kind)
+        return Hypothesis(tuple(words), _path_fit(segments), self._kind(texts) if kind is None else kind)
 
     def _kind(self, texts: tuple[str, ...]) -> str:
         return self._listening.grammar.kind_of(texts) if self._listening is not None else ""
@@ -437,6 +431,13 @@ def _word(token: str) -> str | None:
     if token in NON_WORDS or token.startswith(("[", "+")):
         return None
     return ALTERNATE_MARK.sub("", token)
+
+
+def _path_fit(segments: list) -> float:
+    """How well the audio fits a decoded path: its acoustic score per frame (natural log)."""
+    fit = sum(math.log(max(s.ascore, 1e-300)) for s in segments)
+    frames = sum(s.end_frame - s.start_frame + 1 for s in segments)
+    return round(fit / max(frames, 1), 6)
 
 
 def confidence_of(acoustic_score: float, frames: int) -> float:
