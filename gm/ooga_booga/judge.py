@@ -291,7 +291,8 @@ def judge(utterance: Utterance, chant: Chant, thresholds: Thresholds = Threshold
             hypotheses.append(hypothesis)
     right = utterance.rival(RIGHT)
     right_fit = min((w.confidence for w in right.words), default=None) if right is not None else None
-    if right_fit is not None and right_fit < thresholds.right_misfits:
+    misfits = right_fit is not None and right_fit < thresholds.right_misfits
+    if misfits:
         thresholds = replace(thresholds, confident=min(thresholds.confident, thresholds.backed))
     readings = [_read(h, chant, thresholds) for h in hypotheses if h.words]
     best = readings[0] if readings and utterance.words else None
@@ -319,7 +320,7 @@ def judge(utterance: Utterance, chant: Chant, thresholds: Thresholds = Threshold
             return Wrong(strong.mistake, strong.at, strong.expected, strong.heard, evidence)
         return Unsure(Doubt.READINGS_DISAGREE, best, evidence)
     mistaken = utterance.rival(MISTAKE)
-    if mistaken is not None and right_fit is not None and right_fit < thresholds.right_misfits:
+    if mistaken is not None and misfits:
         # The right chant does not fit; the best reading as a single mistake says which one.
         reading = _read(mistaken, chant, thresholds)
         strong = _proven(reading, thresholds)

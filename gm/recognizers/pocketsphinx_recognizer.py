@@ -200,7 +200,8 @@ class PocketSphinxRecognizer(Recognizer):
         if text is not None:
             # A rival reading for each kind of phrase (free speech in the loop is already the
             # best reading's to take, and a reading of it as a rival would decode for nothing).
-            kinds = [kind for kind in grammar.kinds() if kind != "loop"] if len(grammar.kinds()) > 1 else []
+            kinds = grammar.kinds()
+            kinds = [kind for kind in kinds if kind != "loop"] if len(kinds) > 1 else []
             texts = [(kind, to_jsgf(grammar.only(kind), known)) for kind in kinds]
             try:
                 listening = _Listening(self._compiled(text), grammar,
@@ -357,11 +358,14 @@ class PocketSphinxRecognizer(Recognizer):
 
     def _reread(self, audio: bytes, search: str, start: float, kind: str | None = None) -> Hypothesis | None:
         """The utterance's audio decoded as a whole with one of the grammar's searches."""
+        self._decode_whole(audio, search)
+        return self._best(start, kind)
+
+    def _decode_whole(self, audio: bytes, search: str) -> None:
         self._decoder.activate_search(search)
         self._decoder.start_utt()
         self._decoder.process_raw(audio, False, True)
         self._decoder.end_utt()
-        return self._best(start, kind)
 
     def _guess(self, start: float, end: float) -> Hypothesis | None:
         """The running hypothesis from its text alone (reading word segments costs more than
@@ -389,10 +393,7 @@ class PocketSphinxRecognizer(Recognizer):
     def _free_reading(self, audio: bytes) -> Hypothesis:
         """How well the audio fits any sounds at all: the score the grammar's readings are held
         against (chatter fits free speech far better than any call), with no words."""
-        self._decoder.activate_search(FREE)
-        self._decoder.start_utt()
-        self._decoder.process_raw(audio, False, True)
-        self._decoder.end_utt()
+        self._decode_whole(audio, FREE)
         return Hypothesis((), _path_fit(list(self._decoder.seg())), FREE)
 
     def _best(self, start: float, kind: str | None = None) -> Hypothesis | None:
