@@ -290,7 +290,7 @@ def judge(utterance: Utterance, chant: Chant, thresholds: Thresholds = Threshold
             texts.add(hypothesis.texts)
             hypotheses.append(hypothesis)
     right = utterance.rival(RIGHT)
-    right_fit = min((w.confidence for w in right.words), default=None) if right is not None else None
+    right_fit = min((w.confidence for w in right.words if w.text not in chant.ha), default=None) if right is not None else None
     misfits = right_fit is not None and right_fit < thresholds.right_misfits
     if misfits:
         thresholds = replace(thresholds, confident=min(thresholds.confident, thresholds.backed))
@@ -410,7 +410,8 @@ def _reading(hypothesis: Hypothesis, chant: Chant, ending: Ending | None, alignm
             sim, stands_for = _score(kind, want, heard.text, chant)
             checks.append(Check(step.op, want, heard.text, sim, heard.confidence))
             if sim >= t.match and stands_for is not None:
-                fit_confidences.append(heard.confidence)
+                if kind is not Slot.HA:  # a chant may leave "Ha" out: how well it was heard decides nothing
+                    fit_confidences.append(heard.confidence)
                 matched_chain += kind is Slot.CHAIN
                 if kind is Slot.NEW:
                     word = stands_for
