@@ -117,6 +117,38 @@ class TestBook:
             book(phrases=Phrases.load("en", "exploding_kittens", directory=tmp_path))
 
 
+class TestSureness:
+    @staticmethod
+    def words(text, confidences):
+        from gm.speech import HeardWord
+        return [HeardWord(w, c, i * 0.3, i * 0.3 + 0.25) for i, (w, c) in enumerate(zip(text.split(), confidences))]
+
+    def test_linking_words_do_not_count(self):
+        assert book().sureness(self.words("see the future", (0.9, 0.1, 0.8))) == 0.8
+        assert book().sureness(self.words("two of a kind cy", (0.9, 0.0, 0.1, 0.7, 0.95))) == 0.7
+
+    def test_every_telling_word_counts(self):
+        assert book().sureness(self.words("favor bo", (0.9, 0.2))) == 0.2
+        assert book().sureness(self.words("bo nope", (0.3, 0.9))) == 0.3
+        assert book().sureness([]) == 0.0
+
+    def test_a_name_is_never_a_linking_word(self, tmp_path):
+        (tmp_path / "en").mkdir()
+        (tmp_path / "en" / "common.toml").write_text("[say]\n")
+        text = Phrases.load("en", "exploding_kittens").sources[-1].read_text()
+        (tmp_path / "en" / "exploding_kittens.toml").write_text(text.replace('linking = ["the"', 'linking = ["bo", "the"'))
+        made = book(phrases=Phrases.load("en", "exploding_kittens", directory=tmp_path))
+        assert made.sureness(self.words("favor bo", (0.9, 0.2))) == 0.2
+
+    def test_linking_words_must_be_a_list_of_words(self, tmp_path):
+        (tmp_path / "en").mkdir()
+        (tmp_path / "en" / "common.toml").write_text("[say]\n")
+        text = Phrases.load("en", "exploding_kittens").sources[-1].read_text()
+        (tmp_path / "en" / "exploding_kittens.toml").write_text(text.replace('linking = ["the", "of", "from", "a"]', 'linking = "the"'))
+        with pytest.raises(PhraseError, match="linking"):
+            book(phrases=Phrases.load("en", "exploding_kittens", directory=tmp_path))
+
+
 def test_the_grammar_holds_exactly_the_sentences_the_book_understands():
     from gm.kittens.calls import CALL
     from gm.kittens.referee import KittensReferee

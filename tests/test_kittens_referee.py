@@ -332,6 +332,14 @@ class TestUnsureCalls:
         assert said(out) == ["Sorry, I did not get that. Please say it again."]
         assert table.game.state == before
 
+    def test_a_faint_linking_word_does_not_make_a_call_unsure(self):
+        from gm.speech import HeardWord, Hypothesis
+        table = Table()
+        words = tuple(HeardWord(w, c, 1.0 + i * 0.3, 1.25 + i * 0.3)
+                      for i, (w, c) in enumerate(zip(("see", "the", "future"), (0.9, 0.1, 0.8))))
+        out = table.referee.hear(Utterance((Hypothesis(words),)), 2.0)
+        assert events(out, "card") and not events(out, "not_understood")
+
     def test_a_call_that_fits_far_worse_than_free_speech_is_asked_again(self):
         """Table talk forced onto the calls comes out as a call with sure-looking words; the audio
         then fits free speech far better than that call."""

@@ -15,7 +15,7 @@ from typing import Callable, Iterable, Sequence
 
 from gm.kittens.rules import DEAD_TARGET, LIVING_TARGET
 from gm.phrases import PhraseError, Phrases
-from gm.speech import Grammar, Phrase, normalize_words
+from gm.speech import Grammar, HeardWord, Phrase, normalize_words
 
 TARGET_REQUIRED = LIVING_TARGET | DEAD_TARGET
 TARGET_OPTIONAL = frozenset({"clone", "zombie_kitten"})
@@ -70,6 +70,11 @@ class CallBook:
         for words, name in self.names.items():
             if call_words & set(words):
                 raise CallBookError(f"the name {name!r} sounds like a call: choose another name")
+        linking = phrases.table("hearing").get("linking", [])
+        if not isinstance(linking, list) or not all(isinstance(w, str) for w in linking):
+            raise PhraseError("'linking' in [hearing] of the exploding_kittens phrases must be a list of words")
+        self.linking = frozenset(w for word in linking for w in normalize_words(word)) - set(
+            w for words in self.names for w in words)
         self.words = tuple(sorted(call_words | {w for words in self.names for w in words}))
         self._sentences: dict[tuple[str, ...], Call | NotUnderstood] = {}
         speakers = [((), None)] + [(words, name) for words, name in self.names.items()]
@@ -90,6 +95,12 @@ class CallBook:
         if known is not None and known != meaning:
             raise CallBookError(f"{' '.join(words)!r} could mean two calls: change a phrase")
         self._sentences[words] = meaning
+
+    def sureness(self, words: Sequence[HeardWord]) -> float:
+        """How surely a call was heard: its least sure word, leaving out the linking words ("the",
+        "of"), which are heard faintly even when said clearly and tell no call from another."""
+        telling = [w for w in words if w.text not in self.linking] or list(words)
+        return min((w.confidence for w in telling), default=0.0)
 
     def parse(self, words: Sequence[str]) -> Call | NotUnderstood:
         """The call these recognized words make (normalized first)."""

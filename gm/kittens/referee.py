@@ -43,7 +43,8 @@ kind "free", where it gives one; acoustic score per frame). Measured with Pocket
 benchmark: calls heard right fit 0.0017 below free speech (median), chatter forced onto a call
 0.0033; the limit keeps 49 of 52 calls taken and drops 2 of 10 chatter stretches taken for calls."""
 SURE = 0.65
-"""The weakest word of a call must be heard at least this surely, else the call is asked again:
+"""The weakest word of a call (linking words aside: `CallBook.sureness`) must be heard at least
+this surely, else the call is asked again:
 a misheard call would change the game. (PocketSphinx, measured on the benchmark's calls: a clear
 "i explode" comes out at 0.66-0.79; above 0.65, two calls in three are heard right.)"""
 
@@ -118,10 +119,11 @@ class KittensReferee(Referee):
 
     def hear(self, utterance: Utterance, t: float) -> list[Output]:
         free = utterance.rival(FREE)
-        if utterance.words and (utterance.confidence < self.sure
+        sureness = self.calls.sureness(utterance.words)
+        if utterance.words and (sureness < self.sure
                                 or (free is not None and utterance.best.score < free.score - FREE_GAP)):
             return [Event("not_understood", {"words": utterance.text, "reason": "unsure",
-                                             "confidence": round(utterance.confidence, 2)}),
+                                             "confidence": round(sureness, 2)}),
                     self._say("not_understood")]
         call = self.calls.parse(utterance.texts)
         if isinstance(call, NotUnderstood):
