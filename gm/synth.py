@@ -170,7 +170,8 @@ def _sox_effects(samples: np.ndarray, voice: Voice) -> np.ndarray:
     if voice.reverb:
         effects += ["reverb", str(voice.reverb)]
     raw = ["-t", "raw", "-r", str(SAMPLE_RATE), "-e", "signed", "-b", "16", "-c", "1"]
-    result = subprocess.run(["sox", *raw, "-", *raw, "-", *effects, "channels", "1"],
+    # -R: sox dithers its 16-bit output with a random seed unless told to repeat itself.
+    result = subprocess.run(["sox", "-R", *raw, "-", *raw, "-", *effects, "channels", "1"],
                             input=to_pcm16(samples * 0.8), capture_output=True, check=True)
     return from_pcm16(result.stdout)
 
