@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import abc
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 SAMPLE_RATE = 16000
 """Hertz. Every recognizer takes 16 kHz mono signed 16-bit little-endian PCM."""
@@ -72,7 +72,11 @@ class Utterance:
     for a grammar with no word loop, also a reading of free speech (kind `FREE`, no words: how well
     the audio fits any sounds at all). A judge weighs the best reading against them: a mistake that
     fits barely better than the right chant is no proof, a call that fits far worse than free
-    speech was probably not said."""
+    speech was probably not said. Ask with `rival(kind)`: an engine may make them on demand."""
+    reread: Callable[[str], Hypothesis | None] | None = field(default=None, compare=False, repr=False)
+    """Where the engine makes rival readings on demand: the reading of a kind, decoded when first
+    asked for (each costs a decode of the whole utterance, so only a judge in doubt pays for it).
+    It gives None once the engine has moved on to the next utterance."""
 
     @classmethod
     def from_text(cls, text: str, at: float = 0.0, engine: str = "transcript") -> "Utterance":
@@ -108,8 +112,11 @@ class Utterance:
         return self.words[-1].end if self.words else 0.0
 
     def rival(self, kind: str) -> Hypothesis | None:
-        """The rival reading of this kind, if the engine gave one."""
-        return next((r for r in self.rivals if r.kind == kind), None)
+        """The rival reading of this kind, if the engine gives one (see `rivals`)."""
+        given = next((r for r in self.rivals if r.kind == kind), None)
+        if given is None and self.reread is not None:
+            return self.reread(kind)
+        return given
 
     @property
     def confidence(self) -> float:

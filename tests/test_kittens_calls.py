@@ -136,7 +136,8 @@ class TestSureness:
         (tmp_path / "en").mkdir()
         (tmp_path / "en" / "common.toml").write_text("[say]\n")
         text = Phrases.load("en", "exploding_kittens").sources[-1].read_text()
-        (tmp_path / "en" / "exploding_kittens.toml").write_text(text.replace('linking = ["the"', 'linking = ["bo", "the"'))
+        changed = text.replace('linking = ["the"', 'linking = ["bo", "the"')
+        (tmp_path / "en" / "exploding_kittens.toml").write_text(changed)
         made = book(phrases=Phrases.load("en", "exploding_kittens", directory=tmp_path))
         assert made.sureness(self.words("favor bo", (0.9, 0.2))) == 0.2
 
@@ -144,7 +145,8 @@ class TestSureness:
         (tmp_path / "en").mkdir()
         (tmp_path / "en" / "common.toml").write_text("[say]\n")
         text = Phrases.load("en", "exploding_kittens").sources[-1].read_text()
-        (tmp_path / "en" / "exploding_kittens.toml").write_text(text.replace('linking = ["the", "of", "from", "a"]', 'linking = "the"'))
+        changed = text.replace('linking = ["the", "of", "from", "a"]', 'linking = "the"')
+        (tmp_path / "en" / "exploding_kittens.toml").write_text(changed)
         with pytest.raises(PhraseError, match="linking"):
             book(phrases=Phrases.load("en", "exploding_kittens", directory=tmp_path))
 

@@ -8,7 +8,7 @@ import pytest
 
 from gm.pipeline import recognize
 from gm.recognizers.pocketsphinx_recognizer import PocketSphinxRecognizer, SpeechGate, confidence_of
-from gm.speech import SAMPLE_RATE, Grammar, Phrase, Utterance
+from gm.speech import FREE, SAMPLE_RATE, Grammar, Phrase, Utterance
 
 GAME_WORDS = ("ooga booga pooka ska zee aka iga cha toto ta aki ani gloo paya kiki moki yonka toka rumba "
               "ha ana bo cy dee attack targeted skip nope favor shuffle see the future draw defuse "
@@ -249,10 +249,27 @@ def test_a_grammar_of_several_kinds_gives_the_best_reading_of_each_other_kind(ta
     recognizer.set_grammar(Grammar((Phrase.of("toto kiki moki", "right"), Phrase.of("toto moki", "mistake")),
                                    ("toto", "kiki", "moki"), 0.1))
     (said_right,) = finals(hear(recognizer, room, talker("toto kiki moki")))
-    assert said_right.best.kind == "right" and [r.kind for r in said_right.rivals] == ["mistake"]
-    assert all(r.score < 0 and r.words for r in said_right.rivals)
+    assert said_right.best.kind == "right" and said_right.rival("right") is None
+    mistake = said_right.rival("mistake")
+    assert mistake.kind == "mistake" and mistake.texts == ("toto", "moki") and mistake.score < said_right.best.score
+    assert said_right.rival("mistake") is mistake  # decoded once
+    assert said_right.rival(FREE) is None  # the grammar's word loop stands for free speech
     (skipped,) = finals(hear(recognizer, room, talker("toto moki")))
-    forced = next(r for r in skipped.rivals if r.kind == "right")
+    assert said_right.rival("mistake") is mistake and said_right.reread("loop") is None  # moved on
+    forced = skipped.rival("right")
     assert forced.texts == ("toto", "kiki", "moki") and forced.words[1].confidence < 0.3
+    (again,) = finals(hear(recognizer, room, talker("toto kiki moki")))
     recognizer.set_vocabulary(["toto", "kiki", "moki"])
-    assert finals(hear(recognizer, room, talker("toto moki")))[0].rivals == ()
+    assert again.best.kind == "right" and again.rival("mistake") is None  # another grammar now
+    assert finals(hear(recognizer, room, talker("toto moki")))[0].rival("right") is None
+
+
+def test_a_grammar_without_a_word_loop_reads_the_audio_as_free_speech_too(talker, room):
+    """Calls have no loop to catch table talk: the audio is held against any sounds at all."""
+    recognizer = PocketSphinxRecognizer()
+    recognizer.set_grammar(Grammar((Phrase.of("see the future", "call"), Phrase.of("nope", "call"))))
+    (said,) = finals(hear(recognizer, room, talker("see the future")))
+    free = said.rival(FREE)
+    assert free.kind == FREE and not free.words and free.score > said.best.score - 0.01
+
+

@@ -117,11 +117,16 @@ class KittensReferee(Referee):
     def is_complete(self, words: Sequence[str]) -> bool:
         return self.calls.is_complete(words)
 
-    def hear(self, utterance: Utterance, t: float) -> list[Output]:
+    @staticmethod
+    def _fits_free_speech_better(utterance: Utterance) -> bool:
+        """The audio fits any sounds at all far better than the call heard: table talk forced onto
+        the calls (asked only of a sure call: the reading of free speech costs a decode)."""
         free = utterance.rival(FREE)
+        return free is not None and utterance.best.score < free.score - FREE_GAP
+
+    def hear(self, utterance: Utterance, t: float) -> list[Output]:
         sureness = self.calls.sureness(utterance.words)
-        if utterance.words and (sureness < self.sure
-                                or (free is not None and utterance.best.score < free.score - FREE_GAP)):
+        if utterance.words and (sureness < self.sure or self._fits_free_speech_better(utterance)):
             return [Event("not_understood", {"words": utterance.text, "reason": "unsure",
                                              "confidence": round(sureness, 2)}),
                     self._say("not_understood")]

@@ -290,7 +290,8 @@ def judge(utterance: Utterance, chant: Chant, thresholds: Thresholds = Threshold
             texts.add(hypothesis.texts)
             hypotheses.append(hypothesis)
     right = utterance.rival(RIGHT)
-    right_fit = min((w.confidence for w in right.words if w.text not in chant.ha), default=None) if right is not None else None
+    right_fit = None if right is None else min((w.confidence for w in right.words if w.text not in chant.ha),
+                                               default=None)
     misfits = right_fit is not None and right_fit < thresholds.right_misfits
     if misfits:
         thresholds = replace(thresholds, confident=min(thresholds.confident, thresholds.backed))
@@ -319,8 +320,8 @@ def judge(utterance: Utterance, chant: Chant, thresholds: Thresholds = Threshold
         if all(r.has_mistake for r in readings):
             return Wrong(strong.mistake, strong.at, strong.expected, strong.heard, evidence)
         return Unsure(Doubt.READINGS_DISAGREE, best, evidence)
-    mistaken = utterance.rival(MISTAKE)
-    if mistaken is not None and misfits:
+    mistaken = utterance.rival(MISTAKE) if misfits else None
+    if mistaken is not None:
         # The right chant does not fit; the best reading as a single mistake says which one.
         reading = _read(mistaken, chant, thresholds)
         strong = _proven(reading, thresholds)

@@ -12,6 +12,9 @@ PocketSphinx's lattice often has no path to the end (no result at all, whatever 
 against "right | wrong" never came out) and building it cost more than decoding (its maintainers say
 as much, cmusphinx/pocketsphinx#318). Without the lattice there are no posteriors and no n-best list,
 so a word's confidence comes from how well its own frames fit the model (`confidence_of`).
+
+Rival readings (`Utterance.rival`) are decoded only when a judge asks for them: a sure verdict
+costs one decode after the talker stops, not one per kind of phrase.
 """
 
 from __future__ import annotations
@@ -179,6 +182,8 @@ class PocketSphinxRecognizer(Recognizer):
         self._partial: tuple[str, ...] = ()
         self._audio: list[bytes] = []
         """The current utterance's audio, decoded once more when it closes."""
+        self._heard = 0
+        """How many utterances have closed: a rival reading is made only for the last one."""
 
     # Vocabulary -----------------------------------------------------------------------------
 
@@ -336,36 +341,59 @@ class PocketSphinxRecognizer(Recognizer):
             return None
         running = self._guess(start, self._clock)
         self._decoder.end_utt()
-        # The running mean of the features (cepstral normalization) as this utterance left it:
-        # decoding it again below must not count it twice.
-        normalization = self._decoder.get_cmn(False)
-        try:
-            # Decode again, the whole utterance at once: its features are then normalized over all of it.
-            audio = b"".join(self._audio)
-            best = self._reread(audio, self._listening.search, start) or running
-            if best is None:
-                return None
-            rivals = [self._reread(audio, name, start, kind)
-                      for kind, name in self._listening.rivals if kind != best.kind]
-            if self._listening.grammar.phrases and not self._listening.grammar.loop:
-                rivals.append(self._free_reading(audio))  # stands in for the loop the grammar lacks
-        finally:
-            self._decoder.activate_search(self._listening.search)
-            self._decoder.set_cmn(normalization)
+        self._heard += 1
+        # Decode again, the whole utterance at once: its features are then normalized over all of it.
         # A second decode that hears nothing but noise gives no words; the running guess then
         # stands, with no confidence to show for it.
-        return Utterance((best,), True, self.name, tuple(r for r in rivals if r is not None))
+        audio, listening = b"".join(self._audio), self._listening
+        best = self._reread(audio, listening, listening.search, start) or running
+        if best is None:
+            return None
+        return Utterance((best,), True, self.name, reread=self._rival_reader(audio, listening, start, best.kind))
 
-    def _reread(self, audio: bytes, search: str, start: float, kind: str | None = None) -> Hypothesis | None:
-        """The utterance's audio decoded as a whole with one of the grammar's searches."""
-        self._decode_whole(audio, search)
-        return self._best(start, kind)
+    def _rival_reader(self, audio: bytes, listening: _Listening, start: float, best_kind: str):
+        """Reads the utterance again as one other kind of phrase (or as free speech, for a grammar
+        with no word loop to stand for it) when a judge asks; each kind once, and only while the
+        decoder is still where this utterance left it (not busy with the next one, not listening
+        for another grammar)."""
+        heard, made = self._heard, {}
+        searches = dict(listening.rivals)
+        free = bool(listening.grammar.phrases) and not listening.grammar.loop
 
-    def _decode_whole(self, audio: bytes, search: str) -> None:
-        self._decoder.activate_search(search)
-        self._decoder.start_utt()
-        self._decoder.process_raw(audio, False, True)
-        self._decoder.end_utt()
+        def reread(kind: str) -> Hypothesis | None:
+            if kind not in made:
+                moved_on = (heard != self._heard or self._utterance_start is not None
+                            or self._listening is not listening)
+                if moved_on or kind == best_kind:
+                    return None
+                if kind == FREE and free:
+                    made[kind] = self._reread(audio, listening, FREE, start, kind)
+                elif kind in searches:
+                    made[kind] = self._reread(audio, listening, searches[kind], start, kind)
+                else:
+                    made[kind] = None
+            return made[kind]
+
+        return reread
+
+    def _reread(self, audio: bytes, listening: _Listening, search: str, start: float,
+                kind: str | None = None) -> Hypothesis | None:
+        """The utterance's audio decoded as a whole with one of the grammar's searches (`FREE`: a
+        phone loop, a reading with no words, just how well the audio fits any sounds at all)."""
+        # The running mean of the features (cepstral normalization) as the live decoding left it:
+        # every reading starts from it, and the live decoding goes on from it.
+        normalization = self._decoder.get_cmn(False)
+        try:
+            self._decoder.activate_search(search)
+            self._decoder.start_utt()
+            self._decoder.process_raw(audio, False, True)
+            self._decoder.end_utt()
+            if search == FREE:
+                return Hypothesis((), _path_fit(list(self._decoder.seg())), FREE)
+            return self._best(start, listening, kind)
+        finally:
+            self._decoder.activate_search(listening.search)
+            self._decoder.set_cmn(normalization)
 
     def _guess(self, start: float, end: float) -> Hypothesis | None:
         """The running hypothesis from its text alone (reading word segments costs more than
@@ -390,13 +418,7 @@ class PocketSphinxRecognizer(Recognizer):
         self._partial = guess.texts
         return Utterance((guess,), False, self.name)
 
-    def _free_reading(self, audio: bytes) -> Hypothesis:
-        """How well the audio fits any sounds at all: the score the grammar's readings are held
-        against (chatter fits free speech far better than any call), with no words."""
-        self._decode_whole(audio, FREE)
-        return Hypothesis((), _path_fit(list(self._decoder.seg())), FREE)
-
-    def _best(self, start: float, kind: str | None = None) -> Hypothesis | None:
+    def _best(self, start: float, listening: _Listening, kind: str | None = None) -> Hypothesis | None:
         """The decoder's best path as heard words, of `kind` if told (else the kind its words say);
         None when it holds no word. Its score is how well the audio fits the whole path: the acoustic
         score per frame, silences and noises included, as `FIT_UNSURE` measures it."""
@@ -415,7 +437,7 @@ class PocketSphinxRecognizer(Recognizer):
         if not words:
             return None
         texts = tuple(w.text for w in words)
-        return Hypothesis(tuple(words), _path_fit(segments), self._kind(texts) if kind is None else kind)
+        return Hypothesis(tuple(words), _path_fit(segments), listening.grammar.kind_of(texts) if kind is None else kind)
 
     def _kind(self, texts: tuple[str, ...]) -> str:
         return self._listening.grammar.kind_of(texts) if self._listening is not None else ""
