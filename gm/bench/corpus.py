@@ -45,8 +45,9 @@ LEAD_IN = 0.3
 """Seconds of room sound before a talker starts."""
 LATE_LEAD_IN = (2.5, 4.0)
 """Range of seconds of room sound before a late talker starts."""
-TAIL = 0.5
-"""Seconds of room sound after the talker stops."""
+TAIL = 1.0
+"""Seconds of room sound after the talker stops: longer than the speech gate's hangover (0.7 s),
+so an utterance that is not closed early ends the way it ends at a table, not with the sample."""
 
 SMALL = {"chant": 9, "call": 10, "chatter": 2, "korean": 5}
 FULL = {"chant": 240, "call_repeats": 6, "chatter": 40, "korean_repeats": 4}
