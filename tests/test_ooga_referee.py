@@ -252,6 +252,18 @@ class TestHesitation:
         out = referee.hear(Utterance.from_text("pooka ska ha cy", at=9.0), 10.5)
         assert events(out, "round_lost") == [{"player": "Bo", "reason": "hesitated"}]
 
+    @pytest.mark.parametrize("heard", ["", "miti miti miti miti miti miti miti miti miti"])
+    def test_a_player_asked_to_chant_again_gets_the_time_again(self, referee, heard):
+        """Nothing made out (or table talk): the game master asks again, and the limit counts from
+        that question, not from the turn (a long chant heard as noise must not lose on time)."""
+        table = Table(referee)
+        table.chant("pooka", "bo")  # the turn passes at t = 3
+        words = tuple(HeardWord(w, 0.9, 4.0 + i * 0.3, 4.25 + i * 0.3) for i, w in enumerate(heard.split()))
+        out = referee.hear(Utterance((Hypothesis(words),)), 7.5)
+        assert events(out, "say_again") and not events(out, "round_lost")
+        assert referee.tick(12.0) == []
+        assert events(referee.tick(13.0), "round_lost") == [{"player": "Bo", "reason": "hesitated"}]
+
     def test_the_first_clock_starts_at_the_first_tick(self, referee):
         assert referee.tick(100.0) == []
         assert events(referee.tick(105.5), "round_lost") == [{"player": "Ana", "reason": "hesitated"}]

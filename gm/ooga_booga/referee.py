@@ -133,10 +133,8 @@ class OogaBoogaReferee(Referee):
             return []
         if self.phase is Phase.TABLE:
             return self._decide(utterance, t)
-        player = self.game.position.player
         if not utterance.words:
-            return [Say(self._say("not_heard", player=player)), Event("say_again", {"player": player,
-                                                                                   "why": Doubt.NOTHING_HEARD.value})]
+            return self._not_heard(Doubt.NOTHING_HEARD, t)
         late = self.clock is not None and self.hesitation is not None
         if late and utterance.start - self.clock > self.hesitation:
             return self._hesitated(utterance.start)
@@ -159,8 +157,7 @@ class OogaBoogaReferee(Referee):
         if isinstance(verdict, Wrong):
             return self._wrong(verdict, t)
         if verdict.doubt in (Doubt.NOTHING_HEARD, Doubt.NOT_A_CHANT):
-            return [Say(self._say("not_heard", player=player)),
-                    Event("say_again", {"player": player, "why": verdict.doubt.value})]
+            return self._not_heard(verdict.doubt, t)
         self.attempts += 1
         why = {"player": player, "why": verdict.doubt.value, "evidence": verdict.evidence.summary()}
         if self.attempts <= SAY_AGAIN_LIMIT:
@@ -168,6 +165,12 @@ class OogaBoogaReferee(Referee):
             return [Say(self._say("say_again", player=player)), Event("say_again", why)]
         self.phase, self.unsure = Phase.TABLE, verdict
         return [Say(self._say("ask_table", player=player)), Event("table_asked", why)]
+
+    def _not_heard(self, doubt: Doubt, t: float) -> list[Output]:
+        """Ask for the chant again; the hesitation limit counts from this question, not from the turn."""
+        player = self.game.position.player
+        self.clock = t
+        return [Say(self._say("not_heard", player=player)), Event("say_again", {"player": player, "why": doubt.value})]
 
     def _right(self, word: str, ending: Ending | None, named: str | None, t: float) -> list[Output]:
         position = self.game.position
