@@ -27,7 +27,7 @@ from gm.speech import SAMPLE_RATE, normalize_words
 from gm.synth import NOISE_FLOOR_DB, PIPER, Voice, at_snr, babble, join, knocks, noise, silence, speak, write
 
 WORDS_FILE = Path(__file__).resolve().parent / "corpus.toml"
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 """Part of every cache key: bump it when the way speech is rendered changes."""
 
 CLEAN = "clean"
@@ -124,7 +124,7 @@ class Sample:
     def speech(self, cache: Path | None = None) -> np.ndarray:
         """The talker alone, `lead_in` seconds of silence before and TAIL after, as 16 kHz float samples."""
         folder = cache or cache_folder()
-        key = hashlib.sha256(repr((CACHE_VERSION, self.language, self.text, self.voice, self.lead_in))
+        key = hashlib.sha256(repr((CACHE_VERSION, self.language, self.text, self.voice, self.lead_in, TAIL))
                              .encode()).hexdigest()[:24]
         return _cached(folder / f"speech-{key}.wav", lambda: join(
             silence(self.lead_in), speak(self.text, self.voice), silence(TAIL)))
