@@ -218,8 +218,8 @@ class TestRivalReadings:
         return Utterance((best,), rivals=rivals)
 
     @staticmethod
-    def rival(text, kind, confidences=None):
-        return Hypothesis(heard(text, confidences).words, kind=kind)
+    def rival(text, kind, confidences=None, score=0.0):
+        return Hypothesis(heard(text, confidences).words, score, kind)
 
     def test_a_well_fitting_right_chant_wins_over_a_garbled_free_reading(self):
         said = self.with_rivals(heard("pooka ta zee ha cy", {1: 0.3}),
@@ -245,6 +245,14 @@ class TestRivalReadings:
                                 self.rival("zee pooka toka ha cy", "mistake"))
         verdict = judge(said, chant("pooka zee"))
         assert isinstance(verdict, Wrong) and verdict.mistake is Mistake.SWAPPED
+
+    def test_a_mistake_reading_that_fits_worse_than_the_right_chant_proves_nothing(self):
+        """Noise can mask a word of the right chant and still fit it better than any mistake."""
+        for mistake_score, proven in ((-0.0040, False), (-0.0036, True)):
+            said = self.with_rivals(heard("pooka bo", {1: 0.9}),
+                                    self.rival("pooka zee toka ha cy", "right", {0: 0.0}, score=-0.0038),
+                                    self.rival("zee pooka toka ha cy", "mistake", score=mistake_score))
+            assert isinstance(judge(said, chant("pooka zee")), Wrong) is proven
 
     def test_without_the_right_chant_failing_a_mistake_reading_is_not_enough(self):
         said = self.with_rivals(heard("pooka bo", {1: 0.9}), self.rival("zee pooka toka ha cy", "mistake"))

@@ -61,7 +61,9 @@ class Thresholds:
     right_misfits: float = 0.05
     """When that reading's weakest word is below this, the right chant does not fit the audio (88 of
     121 wrong chants, 3 of 38 right ones): a mistake the free reading shows then needs only
-    `backed` confidence."""
+    `backed` confidence, and the single-mistake reading may show one if it fits the audio at least as
+    well as the right chant forced onto it (else noise masking a word of a right chant, at 6 dB,
+    was called a mistake)."""
     backed: float = 0.5
     proof: float = 0.2
     """The weakest other word of a reading that proves a mistake: a reading half made of guesses
@@ -321,8 +323,9 @@ def judge(utterance: Utterance, chant: Chant, thresholds: Thresholds = Threshold
             return Wrong(strong.mistake, strong.at, strong.expected, strong.heard, evidence)
         return Unsure(Doubt.READINGS_DISAGREE, best, evidence)
     mistaken = utterance.rival(MISTAKE) if misfits else None
-    if mistaken is not None:
-        # The right chant does not fit; the best reading as a single mistake says which one.
+    if mistaken is not None and mistaken.score >= right.score:
+        # The right chant does not fit, and the best reading as a single mistake fits the audio at
+        # least as well as the right chant forced onto it: that reading says which mistake.
         reading = _read(mistaken, chant, thresholds)
         strong = _proven(reading, thresholds)
         if strong is not None:
