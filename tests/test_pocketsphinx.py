@@ -7,7 +7,7 @@ import math
 import pytest
 
 from gm.pipeline import recognize
-from gm.recognizers.pocketsphinx_recognizer import PocketSphinxRecognizer, SpeechGate, confidence_of
+from gm.recognizers.pocketsphinx_recognizer import GateSettings, PocketSphinxRecognizer, SpeechGate, confidence_of
 from gm.speech import FREE, SAMPLE_RATE, Grammar, Phrase, Utterance
 
 GAME_WORDS = ("ooga booga pooka ska zee aka iga cha toto ta aki ani gloo paya kiki moki yonka toka rumba "
@@ -273,3 +273,22 @@ def test_a_grammar_without_a_word_loop_reads_the_audio_as_free_speech_too(talker
     assert free.kind == FREE and not free.words and free.score > said.best.score - 0.01
 
 
+
+
+def test_the_utterance_is_read_again_without_the_room_sound_after_the_voice(talker, room):
+    """The speech gate waits 0.7 s of quiet before it ends an utterance; reading that quiet again
+    costs time and gives the decoder room sound to hear as words."""
+    read = []
+
+    class Watched(PocketSphinxRecognizer):
+        def _reread(self, audio, *rest, **kw):
+            read.append(len(audio) / 2 / SAMPLE_RATE)
+            return super()._reread(audio, *rest, **kw)
+
+    settings = GateSettings(hangover=1.5)  # a long wait for quiet, to show what is left out
+    recognizer = Watched(settings)
+    recognizer.set_vocabulary(["nope", "attack", "skip"])
+    spoken = talker("nope", lead_in=0.0, tail=0.0)
+    (heard,) = finals(hear(recognizer, room, spoken + room(2.5)))
+    assert heard.text == "nope"
+    assert read[0] <= settings.window + settings.preroll + seconds(spoken) + settings.tail + 0.1

@@ -71,6 +71,9 @@ class GateSettings:
     this long: shorter than the hangover, so a next talker who starts right away is heard."""
     preroll: float = 0.25
     """Audio kept from before the detected start, so the first consonant is not lost."""
+    tail: float = 0.35
+    """Audio kept after the last voiced frame when the utterance is read again as a whole: the rest
+    of the hangover is room sound, which the decoder would hear as words (and pay for)."""
     vad_mode: int = 3
     """PocketSphinx VAD aggressiveness, 0 (loose) to 3 (strict)."""
 
@@ -169,6 +172,7 @@ class PocketSphinxRecognizer(Recognizer):
         self._gate = SpeechGate(frame_seconds, gate)
         self._preroll: collections.deque[bytes] = collections.deque(
             maxlen=max(1, round((gate.window + gate.preroll) / frame_seconds)))
+        self._tail_bytes = round(gate.tail * SAMPLE_RATE) * 2
         self._searches: dict[str, str] = {}
         """Decoder search names by beam and JSGF text."""
         self._made = 0
@@ -182,6 +186,9 @@ class PocketSphinxRecognizer(Recognizer):
         self._partial: tuple[str, ...] = ()
         self._audio: list[bytes] = []
         """The current utterance's audio, decoded once more when it closes."""
+        self._audio_bytes = 0
+        self._voiced_bytes = 0
+        """How much of `_audio` runs up to the end of its last voiced frame."""
         self._heard = 0
         """How many utterances have closed: a rival reading is made only for the last one."""
 
@@ -282,9 +289,12 @@ class PocketSphinxRecognizer(Recognizer):
         while len(self._buffer) >= size:
             frame, self._buffer = self._buffer[:size], self._buffer[size:]
             self._clock += size / 2 / SAMPLE_RATE
-            change = self._gate.push(self._vad.is_speech(frame))
+            voiced = self._vad.is_speech(frame)
+            change = self._gate.push(voiced)
             if self._utterance_start is not None:
                 self._decode(frame)
+                if voiced:
+                    self._voiced_bytes = self._audio_bytes
                 if change == "end":
                     final = self._finish()
                     if final is not None:
@@ -307,14 +317,16 @@ class PocketSphinxRecognizer(Recognizer):
         self._preroll.clear()
         self._utterance_start = self._clock - len(kept) / 2 / SAMPLE_RATE
         self._partial = ()
-        self._audio = []
+        self._audio, self._audio_bytes = [], 0
         if self._listening is not None:
             self._decoder.start_utt()
             self._decode(kept)
+        self._voiced_bytes = self._audio_bytes
 
     def _decode(self, pcm: bytes) -> None:
         if self._listening is not None and pcm:
             self._audio.append(pcm)
+            self._audio_bytes += len(pcm)
             self._decoder.process_raw(pcm, False, False)
 
     def end_utterance(self, skip_rest: bool = False) -> Utterance | None:
@@ -345,7 +357,7 @@ class PocketSphinxRecognizer(Recognizer):
         # Decode again, the whole utterance at once: its features are then normalized over all of it.
         # A second decode that hears nothing but noise gives no words; the running guess then
         # stands, with no confidence to show for it.
-        audio, listening = b"".join(self._audio), self._listening
+        audio, listening = b"".join(self._audio)[:self._voiced_bytes + self._tail_bytes], self._listening
         best = self._reread(audio, listening, listening.search, start) or running
         if best is None:
             return None
