@@ -19,6 +19,16 @@ def parse(text, edition="party-pack"):
     return book(edition).parse(text.split())
 
 
+def edited(tmp_path, old, new):
+    """The English phrases with one piece of the exploding_kittens file changed."""
+    (tmp_path / "en").mkdir()
+    (tmp_path / "en" / "common.toml").write_text("[say]\n")
+    text = Phrases.load("en", "exploding_kittens").sources[-1].read_text()
+    assert old in text
+    (tmp_path / "en" / "exploding_kittens.toml").write_text(text.replace(old, new))
+    return Phrases.load("en", "exploding_kittens", directory=tmp_path)
+
+
 class TestCalls:
     @pytest.mark.parametrize("text, call", [
         ("attack", Call("attack")),
@@ -100,21 +110,12 @@ class TestBook:
             book(players=["Ana", "Skip"])
 
     def test_two_calls_read_alike(self, tmp_path):
-        (tmp_path / "en").mkdir()
-        (tmp_path / "en" / "common.toml").write_text("[say]\n")
-        text = Phrases.load("en", "exploding_kittens").sources[-1].read_text()
-        (tmp_path / "en" / "exploding_kittens.toml").write_text(
-            text.replace('skip = ["skip"]', 'skip = ["skip", "shuffle"]'))
         with pytest.raises(CallBookError, match="two calls"):
-            book(phrases=Phrases.load("en", "exploding_kittens", directory=tmp_path))
+            book(phrases=edited(tmp_path, 'skip = ["skip"]', 'skip = ["skip", "shuffle"]'))
 
     def test_missing_words_for_a_card(self, tmp_path):
-        (tmp_path / "en").mkdir()
-        (tmp_path / "en" / "common.toml").write_text("[say]\n")
-        text = Phrases.load("en", "exploding_kittens").sources[-1].read_text()
-        (tmp_path / "en" / "exploding_kittens.toml").write_text(text.replace('favor = ["favor"]\n', ""))
         with pytest.raises(PhraseError, match="favor"):
-            book(phrases=Phrases.load("en", "exploding_kittens", directory=tmp_path))
+            book(phrases=edited(tmp_path, 'favor = ["favor"]\n', ""))
 
 
 class TestSureness:
@@ -133,22 +134,12 @@ class TestSureness:
         assert book().sureness([]) == 0.0
 
     def test_a_name_is_never_a_linking_word(self, tmp_path):
-        (tmp_path / "en").mkdir()
-        (tmp_path / "en" / "common.toml").write_text("[say]\n")
-        text = Phrases.load("en", "exploding_kittens").sources[-1].read_text()
-        changed = text.replace('linking = ["the"', 'linking = ["bo", "the"')
-        (tmp_path / "en" / "exploding_kittens.toml").write_text(changed)
-        made = book(phrases=Phrases.load("en", "exploding_kittens", directory=tmp_path))
+        made = book(phrases=edited(tmp_path, 'linking = ["the"', 'linking = ["bo", "the"'))
         assert made.sureness(self.words("favor bo", (0.9, 0.2))) == 0.2
 
     def test_linking_words_must_be_a_list_of_words(self, tmp_path):
-        (tmp_path / "en").mkdir()
-        (tmp_path / "en" / "common.toml").write_text("[say]\n")
-        text = Phrases.load("en", "exploding_kittens").sources[-1].read_text()
-        changed = text.replace('linking = ["the", "of", "from", "a"]', 'linking = "the"')
-        (tmp_path / "en" / "exploding_kittens.toml").write_text(changed)
         with pytest.raises(PhraseError, match="linking"):
-            book(phrases=Phrases.load("en", "exploding_kittens", directory=tmp_path))
+            book(phrases=edited(tmp_path, 'linking = ["the", "of", "from", "a"]', 'linking = "the"'))
 
 
 def test_the_grammar_holds_exactly_the_sentences_the_book_understands():
