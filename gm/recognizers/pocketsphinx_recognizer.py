@@ -184,9 +184,8 @@ class PocketSphinxRecognizer(Recognizer):
         """Stream time, in seconds, of the first byte in `_buffer`."""
         self._utterance_start: float | None = None
         self._partial: tuple[str, ...] = ()
-        self._audio: list[bytes] = []
+        self._audio = bytearray()
         """The current utterance's audio, decoded once more when it closes."""
-        self._audio_bytes = 0
         self._voiced_bytes = 0
         """How much of `_audio` runs up to the end of its last voiced frame."""
         self._heard = 0
@@ -294,7 +293,7 @@ class PocketSphinxRecognizer(Recognizer):
             if self._utterance_start is not None:
                 self._decode(frame)
                 if voiced:
-                    self._voiced_bytes = self._audio_bytes
+                    self._voiced_bytes = len(self._audio)
                 if change == "end":
                     final = self._finish()
                     if final is not None:
@@ -317,16 +316,15 @@ class PocketSphinxRecognizer(Recognizer):
         self._preroll.clear()
         self._utterance_start = self._clock - len(kept) / 2 / SAMPLE_RATE
         self._partial = ()
-        self._audio, self._audio_bytes = [], 0
+        self._audio = bytearray()
         if self._listening is not None:
             self._decoder.start_utt()
             self._decode(kept)
-        self._voiced_bytes = self._audio_bytes
+        self._voiced_bytes = len(self._audio)
 
     def _decode(self, pcm: bytes) -> None:
         if self._listening is not None and pcm:
-            self._audio.append(pcm)
-            self._audio_bytes += len(pcm)
+            self._audio += pcm
             self._decoder.process_raw(pcm, False, False)
 
     def end_utterance(self, skip_rest: bool = False) -> Utterance | None:
@@ -357,7 +355,7 @@ class PocketSphinxRecognizer(Recognizer):
         # Decode again, the whole utterance at once: its features are then normalized over all of it.
         # A second decode that hears nothing but noise gives no words; the running guess then
         # stands, with no confidence to show for it.
-        audio, listening = b"".join(self._audio)[:self._voiced_bytes + self._tail_bytes], self._listening
+        audio, listening = bytes(self._audio[:self._voiced_bytes + self._tail_bytes]), self._listening
         best = self._reread(audio, listening, listening.search, start) or running
         if best is None:
             return None
@@ -402,7 +400,7 @@ class PocketSphinxRecognizer(Recognizer):
             self._decoder.end_utt()
             if search == FREE:
                 return Hypothesis((), _path_fit(list(self._decoder.seg())), FREE)
-            return self._best(start, listening, kind)
+            return self._best(start, kind)
         finally:
             self._decoder.activate_search(listening.search)
             self._decoder.set_cmn(normalization)
@@ -430,7 +428,7 @@ class PocketSphinxRecognizer(Recognizer):
         self._partial = guess.texts
         return Utterance((guess,), False, self.name)
 
-    def _best(self, start: float, listening: _Listening, kind: str | None = None) -> Hypothesis | None:
+    def _best(self, start: float, kind: str | None = None) -> Hypothesis | None:
         """The decoder's best path as heard words, of `kind` if told (else the kind its words say);
         None when it holds no word. Its score is how well the audio fits the whole path: the acoustic
         score per frame, silences and noises included, as `FIT_UNSURE` measures it."""
@@ -449,7 +447,7 @@ class PocketSphinxRecognizer(Recognizer):
         if not words:
             return None
         texts = tuple(w.text for w in words)
-        return Hypothesis(tuple(words), _path_fit(segments), listening.grammar.kind_of(texts) if kind is None else kind)
+        return Hypothesis(tuple(words), _path_fit(segments), self._kind(texts) if kind is None else kind)
 
     def _kind(self, texts: tuple[str, ...]) -> str:
         return self._listening.grammar.kind_of(texts) if self._listening is not None else ""
