@@ -121,6 +121,39 @@ class TestRight:
         assert isinstance(verdict, Right) and verdict.evidence.readings == 2 and verdict.evidence.fitting == 1
 
 
+class TestOpeningChant:
+    """A round's first chant is one card word and its ending; table talk holds many such words, so
+    only a whole chant counts then, "Ha" heard."""
+
+    def test_the_whole_opening_chant_is_right(self):
+        assert isinstance(typed("pooka ha bo", ""), Right)
+
+    def test_a_card_word_and_a_name_without_ha_is_not_enough(self):
+        verdict = typed("pooka bo", "")
+        assert isinstance(verdict, Unsure) and verdict.doubt is Doubt.UNCLEAR_WORD
+
+    def test_a_lone_card_word_is_no_chant_yet(self):
+        verdict = typed("pooka", "")
+        assert isinstance(verdict, Unsure) and verdict.doubt is Doubt.NOT_A_CHANT
+
+    def test_a_faint_ha_makes_the_opening_chant_doubtful(self):
+        verdict = judge(utterance(heard("pooka ha cy", {1: 0.05})), chant(""))
+        assert isinstance(verdict, Unsure) and verdict.doubt is Doubt.WEAK_WORDS
+
+    def test_the_forced_right_reading_counts_its_ha(self):
+        said = Utterance((heard("pooka cy"),), rivals=(
+            Hypothesis(heard("pooka ha cy", {1: 0.1}).words, 0.0, "right"),))
+        assert isinstance(judge(said, chant("")), Unsure)
+
+    def test_a_short_chant_that_misfits_needs_confident_words_for_a_mistake(self):
+        best = heard("zee ooga booga", {1: 0.6, 2: 0.7})
+        forced = Hypothesis(heard("zee ha cy", {1: 0.0, 2: 0.0}).words, 0.0, "right")
+        assert isinstance(judge(Utterance((best,), rivals=(forced,)), chant("")), Unsure)
+        sure = heard("zee ooga booga")
+        verdict = judge(Utterance((sure,), rivals=(forced,)), chant(""))
+        assert isinstance(verdict, Wrong) and verdict.mistake is Mistake.EARLY_OOGA_BOOGA
+
+
 class TestWrong:
     @pytest.mark.parametrize("text, mistake, at, expected, said", [
         ("pooka zee ha cy", Mistake.SKIPPED, 1, ("ska",), ()),

@@ -108,12 +108,22 @@ class TestRightChants:
 
     def test_a_chant_without_a_name_asks_for_one(self, referee):
         table = Table(referee)
-        out = table.say("pooka")
-        assert said(out) == "Ana, who is next? Say Ha and a name."
-        assert referee.game.position.chain == ()
+        table.chant("pooka", "bo")
+        out = table.say("pooka ska")
+        assert said(out) == "Bo, who is next? Say Ha and a name."
+        assert referee.game.position.chain == ("pooka",)
         out = table.say("ha dee")
         assert events(out, "turn") == [{"player": "Dee"}]
-        assert referee.game.position.chain == ("pooka",)
+        assert referee.game.position.chain == ("pooka", "ska")
+
+    def test_a_lone_card_word_opens_no_round(self, referee):
+        # Table talk at a round's start is full of words that sound like a card word or a name.
+        table = Table(referee)
+        for talk in ("pooka", "pooka dee"):
+            out = table.say(talk)
+            assert events(out, "say_again") and not events(out, "chant_ok") and not events(out, "name_asked")
+        assert referee.game.position.chain == ()
+        assert events(table.say("pooka ha dee"), "turn") == [{"player": "Dee"}]
 
 
 class TestNaming:

@@ -246,6 +246,12 @@ class Chant:
     ha: tuple[str, ...] = ("ha",)
     closing: tuple[str, ...] = ("ooga", "booga")
 
+    @property
+    def opening(self) -> bool:
+        """The first chant of a round: one card word and its ending. Table talk is full of words
+        that sound like a card word or a name, so only a whole chant, "Ha" heard, counts then."""
+        return not self.chain
+
     @functools.cached_property
     def vocabulary(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys((*self.deck, *self.names, *self.ha, *self.closing)))
@@ -292,10 +298,10 @@ def judge(utterance: Utterance, chant: Chant, thresholds: Thresholds = Threshold
             texts.add(hypothesis.texts)
             hypotheses.append(hypothesis)
     right = utterance.rival(RIGHT)
-    right_fit = None if right is None else min((w.confidence for w in right.words if w.text not in chant.ha),
-                                               default=None)
+    right_fit = None if right is None else min((w.confidence for w in right.words
+                                                if chant.opening or w.text not in chant.ha), default=None)
     misfits = right_fit is not None and right_fit < thresholds.right_misfits
-    if misfits:
+    if misfits and not chant.opening:  # an opening chant is too short for its misfit to say much
         thresholds = replace(thresholds, confident=min(thresholds.confident, thresholds.backed))
     readings = [_read(h, chant, thresholds) for h in hypotheses if h.words]
     best = readings[0] if readings and utterance.words else None
@@ -414,7 +420,7 @@ def _reading(hypothesis: Hypothesis, chant: Chant, ending: Ending | None, alignm
             sim, stands_for = _score(kind, want, heard.text, chant)
             checks.append(Check(step.op, want, heard.text, sim, heard.confidence))
             if sim >= t.match and stands_for is not None:
-                if kind is not Slot.HA:  # a chant may leave "Ha" out: how well it was heard decides nothing
+                if kind is not Slot.HA or chant.opening:  # after a chain, "Ha" may be left out
                     fit_confidences.append(heard.confidence)
                 matched_chain += kind is Slot.CHAIN
                 if kind is Slot.NEW:
@@ -438,7 +444,7 @@ def _reading(hypothesis: Hypothesis, chant: Chant, ending: Ending | None, alignm
         elif step.op is Op.DELETE:
             kind, want = slots[i]
             checks.append(Check(step.op, want, None))
-            if kind is Slot.HA:
+            if kind is Slot.HA and not chant.opening:
                 continue
             mistake = {Slot.CHAIN: Mistake.SKIPPED, Slot.NEW: Mistake.NO_NEW_WORD}.get(kind)
             before, after = _neighbours(alignment.steps, n)
@@ -462,7 +468,8 @@ def _reading(hypothesis: Hypothesis, chant: Chant, ending: Ending | None, alignm
             issues.append(Issue(at, (), (heard.text,), Mistake.EXTRA_WORD, strong=inside and not stutter))
     issues += _ending_issues(chant, ending, expected, words, confident)
     longest = max(len(chant.template(e)) for e in (Ending.HA, Ending.OOGA_BOOGA))
-    if (chant.chain and ending is None and matched_chain * 2 < len(chant.chain)) or len(words) > longest + t.talk:
+    stopped_short = ending is None and (chant.opening or matched_chain * 2 < len(chant.chain))
+    if stopped_short or len(words) > longest + t.talk:
         issues.insert(0, Issue(0, (), (), doubt=Doubt.NOT_A_CHANT))
     weakest = min(fit_confidences, default=0.0)
     return Reading(hypothesis.text, ending, word, named, tuple(checks), tuple(issues), weakest, expected)
