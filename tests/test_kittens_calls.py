@@ -139,7 +139,7 @@ class TestSureness:
 
     def test_linking_words_must_be_a_list_of_words(self, tmp_path):
         with pytest.raises(PhraseError, match="linking"):
-            book(phrases=edited(tmp_path, 'linking = ["the", "of", "from", "a"]', 'linking = "the"'))
+            book(phrases=edited(tmp_path, 'linking = ["the", "of", "from", "a", "i"]', 'linking = "the"'))
 
 
 def test_the_grammar_holds_exactly_the_sentences_the_book_understands():
