@@ -20,6 +20,9 @@ from gm.speech import Grammar, Recognizer, Utterance
 
 STABLE = 0.2
 """Seconds a complete partial result must stand before the utterance is closed on it."""
+VOICED = 0.5
+"""The most of that time the talker may have gone on making sounds: talk going on past a whole call
+is table talk the engine squeezed into the game's words (it is then heard to its end)."""
 TRANSCRIPT_STEP = 1.0
 """Seconds between transcript lines that give no time of their own."""
 
@@ -68,9 +71,10 @@ def run_audio(session: Session, recognizer: Recognizer, chunks: Iterator[AudioCh
     """Referee a stream of audio until it ends or the game is over.
 
     Audio heard while the narrator talks is replaced by silence, so stream times stay true. When a
-    partial result has held a complete utterance for `STABLE` seconds, it is closed and judged: no
-    waiting for silence (a partial that is complete for an instant, like "skip" on the way to
-    "exploding kitten", is not). Time passes for the referee (tick) only while nobody is speaking.
+    partial result has held a complete utterance for `STABLE` seconds, mostly in silence (`VOICED`),
+    it is closed and judged: no waiting for the end of speech (a partial that is complete for an
+    instant, like "skip" on the way to "exploding kitten", is not). A partial with speech the engine
+    could not name is never complete. Time passes for the referee (tick) only while nobody speaks.
     """
     session.emit(session.referee.opening(), 0.0)
     session.tune(recognizer)
@@ -86,12 +90,13 @@ def run_audio(session: Session, recognizer: Recognizer, chunks: Iterator[AudioCh
                 finals.append(utterance)
                 continue
             speaking = bool(utterance.words)
-            if speaking and session.referee.is_complete(utterance.texts):
+            if speaking and not utterance.best.unknown and session.referee.is_complete(utterance.texts):
                 if complete is None or complete[0] != utterance.texts:
                     complete = (utterance.texts, chunk.start)
             else:
                 complete = None
-        if not finals and complete is not None and t - complete[1] >= STABLE:
+        settled = complete is not None and t - complete[1] >= STABLE and recognizer.voicing(STABLE) <= VOICED
+        if not finals and settled:
             closed = recognizer.end_utterance(skip_rest=True)
             finals = [closed] if closed is not None else []
         for utterance in finals:

@@ -44,7 +44,8 @@ class Hypothesis:
     kind: str = ""
     """Which kind of phrase of the grammar this reading is (see `Grammar`); "" when untold."""
     unknown: int = 0
-    """How many stretches of speech the engine heard but could not name; they are not in `words`."""
+    """How many stretches of speech the engine heard but could not name (talk around the game's
+    words); they are not in `words`."""
 
     @property
     def texts(self) -> tuple[str, ...]:
@@ -249,6 +250,12 @@ class Recognizer(abc.ABC):
         """True while someone is speaking (an utterance is open), even before any word is made out:
         time does not run out on a player who has started."""
         return False
+
+    def voicing(self, seconds: float) -> float:
+        """The share of the last `seconds` of the open utterance in which the talker made a sound
+        (0.0 when no utterance is open or the engine cannot tell). A result that looks whole while
+        the talker goes on talking is table talk squeezed into the game's words."""
+        return 0.0
 
     def close(self) -> None:
         """Release the engine's resources."""

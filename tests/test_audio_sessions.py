@@ -149,5 +149,19 @@ class TestExplodingKittensSessions:
                   f"{sum(1 for _, a in played.said for e in a if e.name == 'not_understood')} asked again, "
                   f"none taken wrongly; winner: {[e.fields for e in played.events if e.name == 'winner']}")
         assert taken >= len(said) // 2
+        assert [e for e in played.events if e.name == "winner"], "the game is played to its end by voice"
         extra = ["--pile", str(options["pile"])] if "pile" in options else []
         assert replay(tmp_path, played, edition, ",".join(players), *extra) == as_logged(played.events)
+
+
+def test_a_call_word_at_the_start_of_table_talk_plays_no_card(tmp_path, talker):
+    """Talk that begins like a call must not be closed on the call the moment it looks whole: the
+    game master waits for the talker's pause, hears the talk it cannot name, and takes nothing."""
+    from gm.audio import write_wav
+    recording, log = tmp_path / "talk.wav", tmp_path / "events.jsonl"
+    write_wav(recording, talker("shuffle. these chips are really salty, my hands are sticky.", lead_in=1.0))
+    assert main(["play", "exploding-kittens", "--players", "Ana,Bo,Cy", "--input", str(recording),
+                 "--events", str(log), "--mute", "--engine", "pocketsphinx"]) == 0
+    events = logged(log)
+    assert [fields["reason"] for name, fields in events if name == "not_understood"][:1] == ["talk"]
+    assert not [name for name, _ in events if name in ("card", "draw")]

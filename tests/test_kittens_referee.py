@@ -351,3 +351,13 @@ class TestUnsureCalls:
             out = table.referee.hear(Utterance((call,), rivals=(Hypothesis((), free_score, FREE),)), 1.5)
             assert bool(events(out, "card")) is taken
             assert bool(events(out, "not_understood")) is not taken
+
+    def test_a_call_said_amid_talk_the_engine_could_not_name_is_asked_again(self):
+        from gm.speech import HeardWord, Hypothesis
+        table = Table()
+        before = table.game.state
+        call = (HeardWord("shuffle", 1.0, 1.0, 1.4),)
+        out = table.referee.hear(Utterance((Hypothesis(call, unknown=1),)), 4.0)
+        assert events(out, "not_understood") == [{"words": "shuffle", "reason": "talk"}]
+        assert table.game.state == before
+        assert events(table.referee.hear(Utterance((Hypothesis(call),)), 6.0), "card")

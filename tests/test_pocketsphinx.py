@@ -292,3 +292,24 @@ def test_the_utterance_is_read_again_without_the_room_sound_after_the_voice(talk
     (heard,) = finals(hear(recognizer, room, spoken + room(2.5)))
     assert heard.text == "nope"
     assert read[0] <= settings.window + settings.preroll + seconds(spoken) + settings.tail + 0.1
+
+
+def test_voiced_audio_that_no_word_covers_is_measured_per_stretch():
+    from gm.recognizers.pocketsphinx_recognizer import unnamed_speech
+    from gm.speech import HeardWord
+    words = (HeardWord("shuffle", 0.9, 1.0, 1.5), HeardWord("nope", 0.9, 3.0, 3.4))
+    voiced = [False] * 10 + [True] * 40 + [False] * 4  # 0.1 s frames: voiced from 1.0 s to 5.0 s
+    # Covered (with 0.1 s of slack) 0.9-1.6 s and 2.8-3.5 s: voiced 1.6-2.8 s and 3.5-5.0 s are not.
+    assert unnamed_speech(words, 0.0, voiced, 0.1) == pytest.approx([1.2, 1.5])
+    assert unnamed_speech(words, 0.0, [False] * 54, 0.1) == []
+    assert unnamed_speech((), 0.0, voiced, 0.1) == pytest.approx([4.0])
+
+
+def test_talk_squeezed_into_a_call_is_counted_as_speech_the_engine_could_not_name(talker, room):
+    recognizer = PocketSphinxRecognizer()
+    recognizer.set_grammar(Grammar(tuple(Phrase.of(call, "call") for call in
+                                         ("shuffle", "skip", "attack", "nope", "see the future", "draw"))))
+    (call,) = finals(hear(recognizer, room, talker("shuffle")))
+    assert call.text == "shuffle" and call.best.unknown == 0
+    (talk,) = finals(hear(recognizer, room, talker("these chips are really salty. my hands are sticky.")))
+    assert talk.best.unknown >= 1

@@ -125,6 +125,11 @@ class KittensReferee(Referee):
         return free is not None and utterance.best.score < free.score - FREE_GAP
 
     def hear(self, utterance: Utterance, t: float) -> list[Output]:
+        if utterance.best.unknown:
+            # A call said amid talk the engine could not name: most likely the talk itself,
+            # squeezed into a call's words.
+            return [Event("not_understood", {"words": utterance.text, "reason": "talk"}),
+                    self._say("not_understood")]
         sureness = self.calls.sureness(utterance.words)
         if utterance.words and (sureness < self.sure or self._fits_free_speech_better(utterance)):
             return [Event("not_understood", {"words": utterance.text, "reason": "unsure",

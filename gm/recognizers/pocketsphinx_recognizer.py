@@ -23,9 +23,9 @@ import collections
 import logging
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Sequence
 
 from gm.pronounce import pronounce
 from gm.recognizers.jsgf import to_jsgf
@@ -76,6 +76,10 @@ class GateSettings:
     of the hangover is room sound, which the decoder would hear as words (and pay for)."""
     vad_mode: int = 3
     """PocketSphinx VAD aggressiveness, 0 (loose) to 3 (strict)."""
+    talk: float = 0.8
+    """Seconds of voiced audio in one stretch that no word of the reading covers: speech the engine
+    could not name (table talk squeezed into a game word and silence), counted in
+    `Hypothesis.unknown`."""
 
 
 @dataclass(frozen=True)
@@ -162,15 +166,16 @@ class PocketSphinxRecognizer(Recognizer):
             # The model's feat.params would override this if it were passed to the constructor.
             self._decoder.config["remove_noise"] = search.remove_noise
             self._decoder.reinit_feat()
-            self._vad = pocketsphinx.Vad(gate.vad_mode, SAMPLE_RATE)
+            self._fresh_vad = lambda: pocketsphinx.Vad(gate.vad_mode, SAMPLE_RATE)
+            self._vad = self._fresh_vad()
             self._decoder.add_allphone_file(FREE, str(Path(pocketsphinx.get_model_path()) / "en-us" / "en-us-phone.lm.bin"))
         except (RuntimeError, ValueError) as error:
             raise RecognizerError(f"cannot load the PocketSphinx English model: {error}") from None
         self._voices = voices
         self._frame_bytes = self._vad.frame_bytes
-        frame_seconds = self._frame_bytes / 2 / SAMPLE_RATE
+        self._frame_seconds = frame_seconds = self._frame_bytes / 2 / SAMPLE_RATE
         self._gate = SpeechGate(frame_seconds, gate)
-        self._preroll: collections.deque[bytes] = collections.deque(
+        self._preroll: collections.deque[tuple[bytes, bool]] = collections.deque(
             maxlen=max(1, round((gate.window + gate.preroll) / frame_seconds)))
         self._tail_bytes = round(gate.tail * SAMPLE_RATE) * 2
         self._searches: dict[str, str] = {}
@@ -187,6 +192,7 @@ class PocketSphinxRecognizer(Recognizer):
         self._audio = bytearray()
         """The current utterance's audio, decoded once more when it closes."""
         self._voiced_bytes = 0
+        self._voiced: list[bool] = []
         """How much of `_audio` runs up to the end of its last voiced frame."""
         self._heard = 0
         """How many utterances have closed: a rival reading is made only for the last one."""
@@ -281,8 +287,10 @@ class PocketSphinxRecognizer(Recognizer):
         stream. Yields a partial utterance whenever the running guess changes and a final one when
         the talker stops; silence and noise yield nothing."""
         if abs(start - (self._clock + len(self._buffer) / 2 / SAMPLE_RATE)) > 0.01:
-            self._buffer = b""  # a jump in the stream: keep time with the caller
+            self._buffer = b""  # a jump in the stream (another recording): keep time with the caller
             self._clock = start
+            # The VAD learns the room's noise as it goes; another recording is another room.
+            self._vad = self._fresh_vad()
         self._buffer += pcm
         size = self._frame_bytes
         while len(self._buffer) >= size:
@@ -292,6 +300,7 @@ class PocketSphinxRecognizer(Recognizer):
             change = self._gate.push(voiced)
             if self._utterance_start is not None:
                 self._decode(frame)
+                self._voiced.append(voiced)
                 if voiced:
                     self._voiced_bytes = len(self._audio)
                 if change == "end":
@@ -299,7 +308,7 @@ class PocketSphinxRecognizer(Recognizer):
                     if final is not None:
                         yield final
             else:
-                self._preroll.append(frame)
+                self._preroll.append((frame, voiced))
                 if change == "start":
                     self._begin()
         if self._utterance_start is not None:
@@ -312,7 +321,8 @@ class PocketSphinxRecognizer(Recognizer):
         if self._pending_set:
             self._activate(self._pending)
             self._pending, self._pending_set = None, False
-        kept = b"".join(self._preroll)
+        kept = b"".join(frame for frame, _ in self._preroll)
+        self._voiced = [voiced for _, voiced in self._preroll]
         self._preroll.clear()
         self._utterance_start = self._clock - len(kept) / 2 / SAMPLE_RATE
         self._partial = ()
@@ -344,6 +354,10 @@ class PocketSphinxRecognizer(Recognizer):
     def hearing(self) -> bool:
         return self._utterance_start is not None
 
+    def voicing(self, seconds: float) -> float:
+        recent = self._voiced[-max(1, round(seconds / self._frame_seconds)):]
+        return sum(recent) / len(recent) if self._utterance_start is not None and recent else 0.0
+
     def _finish(self) -> Utterance | None:
         start, self._utterance_start = self._utterance_start, None
         self._partial = ()
@@ -359,6 +373,8 @@ class PocketSphinxRecognizer(Recognizer):
         best = self._reread(audio, listening, listening.search, start) or running
         if best is None:
             return None
+        talk = unnamed_speech(best.words, start, self._voiced, self._frame_seconds)
+        best = replace(best, unknown=sum(seconds >= self._gate.settings.talk for seconds in talk))
         return Utterance((best,), True, self.name, reread=self._rival_reader(audio, listening, start, best.kind))
 
     def _rival_reader(self, audio: bytes, listening: _Listening, start: float, best_kind: str):
@@ -464,6 +480,26 @@ def _word(token: str) -> str | None:
     if token in NON_WORDS or token.startswith(("[", "+")):
         return None
     return ALTERNATE_MARK.sub("", token)
+
+
+def unnamed_speech(words: Sequence[HeardWord], start: float, voiced: Sequence[bool], frame_seconds: float,
+                   slack: float = 0.1) -> list[float]:
+    """Seconds of voiced audio in each stretch of an utterance that no heard word covers (`voiced`:
+    the speech detector's flag for each frame from `start`; a word covers `slack` seconds beyond
+    its ends, where its sound fades)."""
+    stretches, run = [], 0.0
+    for i, is_voiced in enumerate(voiced):
+        t0 = start + i * frame_seconds
+        covered = any(w.start - slack < t0 + frame_seconds and t0 < w.end + slack for w in words)
+        if covered:
+            if run:
+                stretches.append(round(run, 3))
+            run = 0.0
+        elif is_voiced:
+            run += frame_seconds
+    if run:
+        stretches.append(round(run, 3))
+    return stretches
 
 
 def _path_fit(segments: list) -> float:
