@@ -313,3 +313,18 @@ def test_talk_squeezed_into_a_call_is_counted_as_speech_the_engine_could_not_nam
     assert call.text == "shuffle" and call.best.unknown == 0
     (talk,) = finals(hear(recognizer, room, talker("these chips are really salty. my hands are sticky.")))
     assert talk.best.unknown >= 1
+
+
+def test_talk_that_never_pauses_is_answered_in_pieces(talker, room):
+    """A television or a table that never falls silent must not keep the game master listening
+    forever: past the longest utterance, what was heard is given and a new utterance opens."""
+    from gm.audio import chunks_of
+    recognizer = PocketSphinxRecognizer(GateSettings(longest=3.0))
+    recognizer.set_vocabulary(["shuffle", "nope", "attack"])
+    talk = talker("these chips are really salty, my hands are sticky, where did you put the charger, "
+                  "pass me the napkins, we are out of ice", lead_in=0.5, tail=0.0)
+    assert seconds(talk) > 7.0
+    heard = [u for chunk in chunks_of(room(SETTLE) + talk) for u in recognizer.feed(chunk.pcm, chunk.start)
+             if u.final]
+    assert len(heard) >= 2
+    assert all(u.end - u.start <= 3.0 for u in heard)

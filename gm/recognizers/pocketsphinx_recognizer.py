@@ -76,6 +76,10 @@ class GateSettings:
     of the hangover is room sound, which the decoder would hear as words (and pay for)."""
     vad_mode: int = 3
     """PocketSphinx VAD aggressiveness, 0 (loose) to 3 (strict)."""
+    longest: float = 20.0
+    """Seconds after which an utterance is closed even if the talking goes on (a television, a
+    table that never pauses): the game master answers what it has instead of listening forever.
+    Longer than any chant a table will say (a chain of thirty words)."""
     talk: float = 0.8
     """Seconds of voiced audio in one stretch that no word of the reading covers: speech the engine
     could not name (table talk squeezed into a game word and silence), counted in
@@ -178,6 +182,7 @@ class PocketSphinxRecognizer(Recognizer):
         self._preroll: collections.deque[tuple[bytes, bool]] = collections.deque(
             maxlen=max(1, round((gate.window + gate.preroll) / frame_seconds)))
         self._tail_bytes = round(gate.tail * SAMPLE_RATE) * 2
+        self._longest_bytes = round(gate.longest * SAMPLE_RATE) * 2
         self._searches: dict[str, str] = {}
         """Decoder search names by beam and JSGF text."""
         self._made = 0
@@ -303,8 +308,8 @@ class PocketSphinxRecognizer(Recognizer):
                 self._voiced.append(voiced)
                 if voiced:
                     self._voiced_bytes = len(self._audio)
-                if change == "end":
-                    final = self._finish()
+                if change == "end" or len(self._audio) >= self._longest_bytes:
+                    final = self.end_utterance()
                     if final is not None:
                         yield final
             else:
