@@ -96,6 +96,14 @@ class TestIsComplete:
         assert not referee.is_complete(["ooga", "booga"])
         assert referee.is_complete(["ooga", "booga", "ska", "ha", "dee"])
 
+    def test_after_a_chain_a_name_ends_a_chant_without_ha(self, referee):
+        # The recognizer often misses "Ha", and the judge forgives it after a chain; an opening
+        # chant must be whole.
+        assert not referee.is_complete(["pooka", "bo"])
+        Table(referee).chant("pooka", "bo")
+        assert referee.is_complete(["pooka", "ska", "cy"])
+        assert not referee.is_complete(["pooka", "cy"])
+
 
 class TestRightChants:
     def test_a_right_chant_passes_the_turn(self, referee):

@@ -113,8 +113,12 @@ class OogaBoogaReferee(Referee):
         closing, ha = list(self.closing), list(self.ha)
         if len(words) >= size + len(closing) and words[-len(closing):] == closing:
             return True
-        ends_with_name = len(words) > len(ha) and words[-1] in self._names()
-        return ends_with_name and len(words) >= size + len(ha) + 1 and words[-1 - len(ha):-1] == ha
+        if not words or words[-1] not in self._names():
+            return False
+        if words[-1 - len(ha):-1] == ha:
+            return len(words) >= size + len(ha) + 1
+        # After a chain "Ha" may be left out (the recognizer often misses it), as the judge allows.
+        return size > 1 and len(words) >= size + 1
 
     def is_over(self) -> bool:
         return self.phase is Phase.OVER
