@@ -43,7 +43,6 @@ class TestCalls:
         ("pair cy", Call("pair", None, "Cy")),
         ("five different cards", Call("five_different")),
         ("draw", Call("draw")),
-        ("safe", Call("draw")),
         ("draw from the bottom", Call("draw_from_the_bottom")),
         ("exploding kitten", Call("exploding_kitten")),
         ("bo exploding kitten", Call("exploding_kitten", "Bo")),
@@ -80,6 +79,10 @@ class TestNotUnderstood:
 
     def test_empty(self):
         assert parse("") == NotUnderstood((), "empty")
+
+    def test_safe_is_no_call(self):
+        # White and pink noise come out as "safe" at full confidence: it would end turns nobody played.
+        assert isinstance(parse("safe"), NotUnderstood)
 
     @pytest.mark.parametrize("text, action", [("favor", "favor"), ("targeted attack", "targeted_attack"),
                                               ("bo three of a kind", "three_of_a_kind")])
