@@ -128,17 +128,14 @@ class TestOpeningChant:
     def test_the_whole_opening_chant_is_right(self):
         assert isinstance(typed("pooka ha bo", ""), Right)
 
-    def test_a_card_word_and_a_name_without_ha_is_not_enough(self):
-        verdict = typed("pooka bo", "")
-        assert isinstance(verdict, Unsure) and verdict.doubt is Doubt.UNCLEAR_WORD
-
-    def test_a_lone_card_word_is_no_chant_yet(self):
-        verdict = typed("pooka", "")
-        assert isinstance(verdict, Unsure) and verdict.doubt is Doubt.NOT_A_CHANT
-
-    def test_a_faint_ha_makes_the_opening_chant_doubtful(self):
-        verdict = judge(utterance(heard("pooka ha cy", {1: 0.05})), chant(""))
-        assert isinstance(verdict, Unsure) and verdict.doubt is Doubt.WEAK_WORDS
+    @pytest.mark.parametrize("said, doubt", [
+        (heard("pooka bo"), Doubt.UNCLEAR_WORD),  # a card word and a name, no "Ha"
+        (heard("pooka"), Doubt.NOT_A_CHANT),  # a lone card word
+        (heard("pooka ha cy", {1: 0.05}), Doubt.WEAK_WORDS),  # "Ha" heard faintly
+    ])
+    def test_an_opening_chant_short_of_whole_is_doubtful(self, said, doubt):
+        verdict = judge(utterance(said), chant(""))
+        assert isinstance(verdict, Unsure) and verdict.doubt is doubt
 
     def test_the_forced_right_reading_counts_its_ha(self):
         said = Utterance((heard("pooka cy"),), rivals=(
