@@ -361,3 +361,14 @@ class TestUnsureCalls:
         assert events(out, "not_understood") == [{"words": "shuffle", "reason": "talk"}]
         assert table.game.state == before
         assert events(table.referee.hear(Utterance((Hypothesis(call),)), 6.0), "card")
+
+    def test_a_call_that_puts_a_player_out_must_be_heard_surer(self):
+        """Table knocks were heard as "boom" at 0.86 when "defuse" was said: being out cannot be undone."""
+        from gm.speech import HeardWord, Hypothesis
+        for confidence, out in ((0.86, False), (0.95, True)):
+            table = Table("party-pack", ["Ana", "Bo", "Cy", "Dee"], pile=30)
+            table.play("exploding kitten")
+            heard = Utterance((Hypothesis((HeardWord("boom", confidence, 5.0, 5.4),)),))
+            answer = table.referee.hear(heard, 5.5)
+            assert bool(events(answer, "eliminated")) is out
+            assert bool(events(answer, "not_understood")) is not out

@@ -47,6 +47,12 @@ SURE = 0.65
 this surely, else the call is asked again:
 a misheard call would change the game. (PocketSphinx, measured on the benchmark's calls: a clear
 "i explode" comes out at 0.66-0.79; above 0.65, two calls in three are heard right.)"""
+FINAL = frozenset({"boom"})
+"""Calls that cannot be taken back: the player is out of the game."""
+SURE_FINAL = 0.9
+"""How surely a call that cannot be taken back must be heard. (PocketSphinx on the benchmark: "boom"
+said came out at 1.0 three times of three; "defuse" said among table knocks came out as "boom" at
+0.86 and put its player out.)"""
 
 
 class KittensReferee(Referee):
@@ -57,7 +63,8 @@ class KittensReferee(Referee):
     drawing a kitten at every turn. `printing`: base game setup, "seed" (4 cards + 1 Defuse, all
     spare Defuses back in) or "current" (7 + 1, 2 spare Defuses back, 1 with 5 players). `pile`: the
     draw pile size counted at the table after setup (needed for the Party Pack with 2-7 players).
-    `sure`: how sure the recognizer must be of every word of a call before the call is taken.
+    `sure`: how sure the recognizer must be of every word of a call before the call is taken (of a
+    call that puts a player out, at least `SURE_FINAL`).
     Raises SetupError or PhraseError (both ValueError) with a message for the player.
     """
 
@@ -131,11 +138,13 @@ class KittensReferee(Referee):
             return [Event("not_understood", {"words": utterance.text, "reason": "talk"}),
                     self._say("not_understood")]
         sureness = self.calls.sureness(utterance.words)
-        if utterance.words and (sureness < self.sure or self._fits_free_speech_better(utterance)):
+        call = self.calls.parse(utterance.texts)
+        final = isinstance(call, Call) and call.action in FINAL
+        bar = max(self.sure, SURE_FINAL) if final else self.sure
+        if utterance.words and (sureness < bar or self._fits_free_speech_better(utterance)):
             return [Event("not_understood", {"words": utterance.text, "reason": "unsure",
                                              "confidence": round(sureness, 2)}),
                     self._say("not_understood")]
-        call = self.calls.parse(utterance.texts)
         if isinstance(call, NotUnderstood):
             event = Event("not_understood", {"words": " ".join(call.words), "reason": call.reason})
             if call.reason == "needs_target":
