@@ -197,8 +197,9 @@ class PocketSphinxRecognizer(Recognizer):
         self._audio = bytearray()
         """The current utterance's audio, decoded once more when it closes."""
         self._voiced_bytes = 0
-        self._voiced: list[bool] = []
         """How much of `_audio` runs up to the end of its last voiced frame."""
+        self._voiced: list[bool] = []
+        """The speech detector's flag for each frame of the current utterance, preroll included."""
         self._heard = 0
         """How many utterances have closed: a rival reading is made only for the last one."""
 
