@@ -186,6 +186,11 @@ class Grammar:
     phrases: tuple[Phrase, ...] = ()
     loop: tuple[str, ...] = ()
     loop_weight: float = 1.0
+    room_sound: bool = False
+    """The phrases are short (a call, an answer), so the room sound around them weighs as much as
+    they do: a recognizer that can gives that sound a place of its own before and after the phrase
+    instead of hearing it as a word. Long phrases (chants) are judged on fine differences between
+    readings, which that place unsettles."""
 
     @classmethod
     def word_loop(cls, words: Iterable[str]) -> "Grammar":
@@ -211,8 +216,8 @@ class Grammar:
     def only(self, kind: str) -> "Grammar":
         """The part of this grammar that says phrases of `kind` ("loop": the word loop alone)."""
         if kind == "loop":
-            return Grammar((), self.loop)
-        return Grammar(tuple(p for p in self.phrases if p.kind == kind))
+            return Grammar((), self.loop, room_sound=self.room_sound)
+        return Grammar(tuple(p for p in self.phrases if p.kind == kind), room_sound=self.room_sound)
 
 
 class Recognizer(abc.ABC):

@@ -48,6 +48,11 @@ class TestJsgf:
     def test_nothing_known_is_nothing(self):
         assert to_jsgf(GRAMMAR, set()) is None
 
+    def test_room_sound_may_stand_before_and_after_whatever_is_said(self):
+        text = to_jsgf(GRAMMAR, set(GRAMMAR.words()), edges="_hiss_")
+        assert "public <utterance> = [ _hiss_+ ] ( /1/ (" in text and ") [ _hiss_+ ] ;" in text
+        assert "_hiss_" not in to_jsgf(GRAMMAR, set(GRAMMAR.words()))
+
 
 def test_only_one_kind_of_a_grammar():
     grammar = Grammar((Phrase.of("pooka ska", "right"), Phrase.of("ska pooka", "mistake"),
@@ -55,3 +60,5 @@ def test_only_one_kind_of_a_grammar():
     assert grammar.only("mistake").phrases == grammar.phrases[1:] and grammar.only("mistake").loop == ()
     assert grammar.only("loop") == Grammar((), ("pooka", "ska"))
     assert grammar.only("call") == Grammar()
+    short = Grammar((Phrase.of("nope", "call"),), ("chips",), room_sound=True)
+    assert short.only("call").room_sound and short.only("loop").room_sound

@@ -275,6 +275,22 @@ def test_a_grammar_without_a_word_loop_reads_the_audio_as_free_speech_too(talker
 
 
 
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_short_call_in_hiss_is_not_heard_as_the_hiss(seed):
+    """White noise 12 dB under a talker sounds like an f: a call grammar with no place for it made
+    "nope" into "favor" at full confidence; short phrases now may stand between room sound."""
+    from gm import synth
+    from gm.audio import to_pcm16
+
+    speech = synth.speak("nope")
+    said = synth.join(synth.silence(SETTLE), speech, synth.silence(1.0))
+    hiss = synth.at_snr(speech, synth.noise("white", (len(said) + 1) / SAMPLE_RATE, seed)[:len(said)], 12.0)
+    recognizer = PocketSphinxRecognizer()
+    recognizer.set_grammar(Grammar(tuple(Phrase.of(call, "call") for call in ("nope", "favor", "attack", "skip")),
+                                   room_sound=True))
+    assert [u.text for u in finals(recognize(recognizer, to_pcm16(said + hiss), 0.0))] == ["nope"]
+
+
 def test_the_utterance_is_read_again_without_the_room_sound_after_the_voice(talker, room):
     """The speech gate waits 0.7 s of quiet before it ends an utterance; reading that quiet again
     costs time and gives the decoder room sound to hear as words."""

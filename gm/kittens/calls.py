@@ -113,7 +113,7 @@ class CallBook:
         """The sentences of the `allowed` calls as phrases of kind "call": the recognizer hears
         whole calls (or nothing), never a stray word of one."""
         return Grammar(tuple(Phrase(tuple((w,) for w in words), CALL) for words, meaning in self._sentences.items()
-                             if allowed(meaning.action)))
+                             if allowed(meaning.action)), room_sound=True)
 
     def is_complete(self, words: Sequence[str]) -> bool:
         """A whole call that no longer call can grow out of ("attack", but not "draw",

@@ -97,9 +97,10 @@ class OogaBoogaReferee(Referee):
         """A whole chant while a chant is due; only the answers that fit when the game master has
         asked a question (the table's "right"/"wrong", or the next player's name)."""
         if self.phase is Phase.TABLE:
-            return Grammar(tuple(Phrase(((w,),), ANSWER) for w in (*self.right_words, *self.wrong_words)))
+            return Grammar(tuple(Phrase(((w,),), ANSWER) for w in (*self.right_words, *self.wrong_words)),
+                           room_sound=True)
         if self.phase is Phase.NAME:
-            return Grammar((Phrase(((*self.ha, ""), self._names()), ANSWER),))
+            return Grammar((Phrase(((*self.ha, ""), self._names()), ANSWER),), room_sound=True)
         return self.chant().grammar()
 
     def is_complete(self, words: Sequence[str]) -> bool:

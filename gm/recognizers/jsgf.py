@@ -9,8 +9,11 @@ from __future__ import annotations
 from gm.speech import Grammar
 
 
-def to_jsgf(grammar: Grammar, known: set[str]) -> str | None:
-    """The JSGF text for `grammar`, using only the `known` words; None when nothing can be said."""
+def to_jsgf(grammar: Grammar, known: set[str], edges: str = "") -> str | None:
+    """The JSGF text for `grammar`, using only the `known` words; None when nothing can be said.
+
+    `edges`: a token that may stand, once or more, before and after whatever is said (a recognizer's
+    stand-in for room sound it would otherwise hear as a word)."""
     alternatives = []
     for phrase in grammar.phrases:
         slots = []
@@ -32,4 +35,6 @@ def to_jsgf(grammar: Grammar, known: set[str]) -> str | None:
     if not alternatives:
         return None
     body = " | ".join(f"/{weight:g}/ ( {text} )" for weight, text in alternatives)
+    if edges:
+        body = f"[ {edges}+ ] ( {body} ) [ {edges}+ ]"
     return f"#JSGF V1.0;\ngrammar gm;\npublic <utterance> = {body} ;\n"
