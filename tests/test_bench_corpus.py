@@ -183,6 +183,15 @@ class TestAudio:
         assert len(audio) / SAMPLE_RATE > 3.0 + TAIL + 0.3
         assert rms(audio[: 3 * SAMPLE_RATE]) < rms(audio[3 * SAMPLE_RATE:]) / 4
 
+    def test_the_last_word_ends_before_the_synthesizer_falls_silent(self):
+        """Latency counts from the end of the last word, not from the end of a synthesizer's audio,
+        which trails off in quiet of its own."""
+        sample = dataclasses.replace(self.SPOKEN, voice=Voice("espeak", "en-us", 160))
+        speech = sample.speech()
+        end = sample.last_word_end()
+        assert LEAD_IN + 0.5 < end < len(speech) / SAMPLE_RATE - TAIL - 0.15
+        assert rms(speech[int(end * SAMPLE_RATE):]) < rms(speech) / 30 < rms(speech[int((end - 0.1) * SAMPLE_RATE):])
+
     def test_a_clean_room_still_has_a_noise_floor(self):
         audio = self.SPOKEN.audio()
         assert 0 < np.sqrt(np.mean(audio[: int(LEAD_IN * SAMPLE_RATE)] ** 2)) < rms(audio) / 20

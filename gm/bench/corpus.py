@@ -48,6 +48,9 @@ LATE_LEAD_IN = (2.5, 4.0)
 TAIL = 1.0
 """Seconds of room sound after the talker stops: longer than the speech gate's hangover (0.7 s),
 so an utterance that is not closed early ends the way it ends at a table, not with the sample."""
+LAST_WORD_DB = 30.0
+"""The last word ends where the talker's sound has fallen this many decibels under its loudest 10 ms
+for good: a synthesizer ends its audio on quiet of its own (espeak-ng on about 0.3 s of it)."""
 
 SMALL = {"chant": 9, "call": 10, "chatter": 2, "korean": 5}
 FULL = {"chant": 240, "call_repeats": 6, "chatter": 40, "korean_repeats": 4}
@@ -128,6 +131,15 @@ class Sample:
                              .encode()).hexdigest()[:24]
         return _cached(folder / f"speech-{key}.wav", lambda: join(
             silence(self.lead_in), speak(self.text, self.voice), silence(TAIL)))
+
+    def last_word_end(self, cache: Path | None = None) -> float:
+        """Seconds from the start of `speech()` to the end of the last word (`LAST_WORD_DB`)."""
+        speech = self.speech(cache)
+        frame = SAMPLE_RATE // 100
+        count = len(speech) // frame
+        energy = np.mean(speech[: count * frame].reshape(count, frame) ** 2, axis=1)
+        loud = np.flatnonzero(energy >= energy.max() * 10 ** (-LAST_WORD_DB / 10))
+        return (loud[-1] + 1) * frame / SAMPLE_RATE if len(loud) else self.lead_in
 
     def audio(self, cache: Path | None = None) -> np.ndarray:
         """What the microphone hears: the speech with the room's noise at the sample's SNR, as 16 kHz floats."""

@@ -368,10 +368,8 @@ def run(args) -> int:
 
 
 def _manifest(engine: str, samples, folder: Path, small: bool) -> Path:
-    """Render the engine's samples to raw PCM files, each with the stream second its speech ends."""
+    """Render the engine's samples to raw PCM files, each with the second its last word ends."""
     from gm.audio import to_pcm16
-    from gm.bench.corpus import TAIL
-    from gm.speech import SAMPLE_RATE
 
     language = LANGUAGE[engine]
     mine = [s for s in samples if s.language == language]
@@ -381,7 +379,7 @@ def _manifest(engine: str, samples, folder: Path, small: bool) -> Path:
         print(f"\rrendering {language} audio {index + 1}/{len(mine)}", end="", file=sys.stderr, flush=True)
         path.write_bytes(to_pcm16(sample.audio()))
         listed.append({"id": sample.id, "pcm": str(path),
-                       "speech_end": len(sample.speech()) / SAMPLE_RATE - TAIL})
+                       "speech_end": sample.last_word_end()})
     print(file=sys.stderr)
     manifest = folder / f"{engine}-judge.json"
     manifest.write_text(json.dumps({"engine": engine, "language": language, "seed": SEED, "small": small,
@@ -514,8 +512,8 @@ def _chant_figures(found: Figures, chants) -> None:
 
 
 def _latency(record: dict, result: dict) -> float:
-    """Seconds from the end of the speech to the output: the stream time of the chunk it was decided at,
-    less the speech end, plus the wall-clock time that chunk took to reach it."""
+    """Seconds from the end of the last word to the output: the stream time of the chunk it was decided
+    at, less the word's end, plus the wall-clock time that chunk took to reach it."""
     return record["t"] - (result["offset"] + result["speech_end"]) + record["wall"]
 
 
