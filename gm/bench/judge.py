@@ -673,9 +673,9 @@ def _sections(m: Figures) -> list[str]:
         lines += [""]
     ms = lambda v: "-" if v is None else f"{1000 * v:.0f}"  # noqa: E731
     lines += ["### Latency and cost", "",
-              "Latency: from the end of the speech (the sample's lead-in plus the talker's audio) to the event, "
-              "as the stream time of the chunk it was decided at plus that chunk's processing time. Late "
-              "chants (lost to the hesitation limit before they start) are left out.", ""]
+              "Latency: from the end of the last word (where the talker's sound falls 30 dB under its "
+              "loudest) to the event, as the stream time of the chunk it was decided at plus that chunk's "
+              "processing time. Late chants (lost to the hesitation limit before they start) are left out.", ""]
     lines += markdown_table(("figure", "value"), [
         ("verdict latency, median (ms)", ms(_quantile(m.latency, 0.5))),
         ("verdict latency, p95 (ms)", ms(_quantile(m.latency, 0.95))),
