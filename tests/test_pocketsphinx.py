@@ -344,3 +344,9 @@ def test_talk_that_never_pauses_is_answered_in_pieces(talker, room):
              if u.final]
     assert len(heard) >= 2
     assert all(u.end - u.start <= 3.0 for u in heard)
+
+
+def test_room_sound_and_markers_are_not_words():
+    from gm.recognizers.pocketsphinx_recognizer import HISS, _word
+    assert [_word(t) for t in (HISS, f"{HISS}(3)", "<sil>", "[NOISE]", "+SPN+", "read(2)", "nope")] == \
+        [None, None, None, None, None, "read", "nope"]
