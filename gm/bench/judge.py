@@ -640,6 +640,8 @@ def _targets(measured: dict[str, Figures]) -> list[str]:
 
 
 def _sections(m: Figures) -> list[str]:
+    from gm.bench.corpus import LAST_WORD_DB
+
     pct = lambda v: "-" if v is None else f"{100 * v:.1f}%"  # noqa: E731
     lines = []
     if m.rows:
@@ -673,8 +675,8 @@ def _sections(m: Figures) -> list[str]:
         lines += [""]
     ms = lambda v: "-" if v is None else f"{1000 * v:.0f}"  # noqa: E731
     lines += ["### Latency and cost", "",
-              "Latency: from the end of the last word (where the talker's sound falls 30 dB under its "
-              "loudest) to the event, as the stream time of the chunk it was decided at plus that chunk's "
+              f"Latency: from the end of the last word (where the talker's sound falls {LAST_WORD_DB:g} dB under "
+              "its loudest) to the event, as the stream time of the chunk it was decided at plus that chunk's "
               "processing time. Late chants (lost to the hesitation limit before they start) are left out.", ""]
     lines += markdown_table(("figure", "value"), [
         ("verdict latency, median (ms)", ms(_quantile(m.latency, 0.5))),
