@@ -383,9 +383,9 @@ class PocketSphinxRecognizer(Recognizer):
         running = self._guess(start, self._clock)
         self._decoder.end_utt()
         self._heard += 1
-        # Decode again, the whole utterance at once: its features are then normalized over all of it.
-        # A second decode that hears nothing but noise gives no words; the running guess then
-        # stands, with no confidence to show for it.
+        # Decode again, the whole utterance at once, for words with times and confidences (the
+        # running guess has text only). A second decode that hears nothing but noise gives no
+        # words; the running guess then stands, with no confidence to show for it.
         audio, listening = bytes(self._audio[:self._voiced_bytes + self._tail_bytes]), self._listening
         best = self._reread(audio, listening, listening.search, start) or running
         if best is None:
@@ -424,7 +424,9 @@ class PocketSphinxRecognizer(Recognizer):
         """The utterance's audio decoded as a whole with one of the grammar's searches (`FREE`: a
         phone loop, a reading with no words, just how well the audio fits any sounds at all)."""
         # The running mean of the features (cepstral normalization) as the live decoding left it:
-        # every reading starts from it, and the live decoding goes on from it.
+        # every reading starts from it (not from the utterance's own mean, so the first utterances
+        # of a game, before it settles, are read worse: BENCHMARKS.md), and the live decoding goes
+        # on from it.
         normalization = self._decoder.get_cmn(False)
         try:
             self._decoder.activate_search(search)
