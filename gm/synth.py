@@ -102,13 +102,13 @@ def rms(samples: np.ndarray) -> float:
 
 def mix(speech: np.ndarray, background: np.ndarray, snr_db: float) -> np.ndarray:
     """Speech with `background` added `snr_db` decibels below it (background looped or cut)."""
-    if len(background) < len(speech):
-        background = np.resize(background, len(speech))
-    background = background[: len(speech)]
-    level = rms(speech) / (10 ** (snr_db / 20)) / (np.sqrt(np.mean(background ** 2)) or 1.0)
-    mixed = speech + background * level
-    peak = np.max(np.abs(mixed)) if len(mixed) else 0.0
-    return mixed / peak * 0.9 if peak > 0.99 else mixed
+    return unclipped(speech + at_snr(speech, np.resize(background, len(speech)), snr_db))
+
+
+def unclipped(samples: np.ndarray) -> np.ndarray:
+    """`samples` scaled down to 0.9 of full scale if they would clip, else as they are."""
+    peak = float(np.max(np.abs(samples))) if len(samples) else 0.0
+    return samples / peak * 0.9 if peak > 0.99 else samples
 
 
 def join(*parts: np.ndarray) -> np.ndarray:

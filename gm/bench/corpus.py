@@ -24,7 +24,8 @@ import numpy as np
 
 from gm.audio import from_pcm16, read_wav
 from gm.speech import SAMPLE_RATE, normalize_words
-from gm.synth import NOISE_FLOOR_DB, PIPER, Voice, at_snr, babble, join, knocks, noise, silence, speak, write
+from gm.synth import (NOISE_FLOOR_DB, PIPER, Voice, at_snr, babble, join, knocks, noise, silence, speak, unclipped,
+                      write)
 
 WORDS_FILE = Path(__file__).resolve().parent / "corpus.toml"
 CACHE_VERSION = 2
@@ -150,9 +151,7 @@ class Sample:
             background, snr = noise("white", seconds, self.seed), NOISE_FLOOR_DB
         else:
             background, snr = _background(self.noise, seconds, self.seed, cache or cache_folder()), self.snr
-        mixed = speech + at_snr(talking, np.resize(background, len(speech)), snr)
-        peak = float(np.max(np.abs(mixed)))
-        return mixed / peak * 0.9 if peak > 0.99 else mixed
+        return unclipped(speech + at_snr(talking, np.resize(background, len(speech)), snr))
 
 
 @dataclass(frozen=True)
