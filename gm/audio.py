@@ -48,6 +48,12 @@ class AudioChunk:
         return f"AudioChunk(start={self.start:.2f}, seconds={self.seconds:.2f})"
 
 
+def decibels(pcm: bytes) -> float:
+    """Mean power of 16-bit PCM in decibels over one step of the sample scale (silence: 0)."""
+    samples = np.frombuffer(pcm, dtype="<i2").astype(np.float64)
+    return float(10 * np.log10(np.mean(samples * samples) + 1.0)) if len(samples) else 0.0
+
+
 def resample(samples: np.ndarray, from_rate: int, to_rate: int) -> np.ndarray:
     """Band-limited resampling of float samples (FFT method: whole-file, no aliasing)."""
     if from_rate == to_rate or len(samples) == 0:

@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+import functools
 import math
 
 import pytest
 
 from gm.pipeline import recognize
-from gm.recognizers.pocketsphinx_recognizer import GateSettings, PocketSphinxRecognizer, SpeechGate, confidence_of
+from gm.recognizers.pocketsphinx_recognizer import (GateSettings, PocketSphinxRecognizer, RoomLevel, SpeechGate,
+                                                     confidence_of)
 from gm.speech import FREE, SAMPLE_RATE, Grammar, Phrase, Utterance
+from gm.synth import Voice
 
 GAME_WORDS = ("ooga booga pooka ska zee aka iga cha toto ta aki ani gloo paya kiki moki yonka toka rumba "
               "ha ana bo cy dee attack targeted skip nope favor shuffle see the future draw defuse "
               "exploding kitten zombie boom odds whose turn right wrong").split()
 SETTLE = 1.5
 """Seconds of room noise the recognizer hears before anyone talks, as at a real table."""
+STEADY = Voice("piper", varied=False)
+"""Piper saying a text the same way every time: a test's audio must not change from run to run."""
 
 # Phrases each voice gets right (synthesis and decoding are deterministic). Left out because they
 # come back wrong: piper "ooga booga" ("iga booga") and "pooka ska ha bo" ("ooga ska bo");
@@ -192,12 +197,67 @@ class TestSpeechGate:
         assert [c for c in map(gate.push, flags) if c] == ["start"]
 
 
+    def test_speech_ends_when_nothing_stands_out_from_the_room_though_talk_goes_on(self):
+        gate = SpeechGate(0.03)
+        changes = [gate.push(True, voiced) for voiced in [True] * 20 + [False] * 40]
+        assert [c for c in changes if c][:2] == ["start", "end"]
+        assert changes.index("end") - 20 == pytest.approx(round(gate.settings.hangover / 0.03) * 0.9, abs=2)
+
+    def test_speech_starts_when_the_detector_hears_it_and_some_of_it_stands_out(self):
+        """A short call in steady noise stands out from the room for a few frames only; chatter
+        behind the table, never."""
+        gate = SpeechGate(0.03)
+        assert [c for c in (gate.push(True, True, i in (3, 5, 8)) for i in range(12)) if c] == ["start"]
+        gate = SpeechGate(0.03)
+        assert [c for c in (gate.push(True, True, i % 5 == 0) for i in range(100)) if c] == []
+
+    def test_the_quiet_before_a_start_does_not_end_it_at_once(self):
+        gate = SpeechGate(0.03)
+        flags = ([(False, False, False)] * 30 + [(True, False, False)] * 7 + [(True, True, True)] * 3
+                 + [(True, True, False)] * 5)
+        assert [c for c in (gate.push(*f) for f in flags) if c] == ["start"]
+
     def test_skipped_speech_ends_at_a_short_pause_so_the_next_talker_is_heard(self):
         gate = SpeechGate(0.03)
         assert [c for c in map(gate.push, [True] * 20) if c] == ["start"]
         gate.skip()
         pause = [False] * round(gate.settings.skip_pause / 0.03 + 1)
         assert [c for c in map(gate.push, [True] * 10 + pause + [True] * 20) if c] == ["end", "start"]
+
+
+class TestRoomLevel:
+    SETTINGS = GateSettings()
+
+    def learned(self, *levels: float) -> RoomLevel:
+        room = RoomLevel(0.03)
+        for level in levels:
+            room.learn(level)
+        return room
+
+    def test_every_frame_stands_out_until_the_room_has_been_heard(self):
+        room = self.learned()
+        assert room.quiet is None and room.voiced(41.0) and room.stands_out(41.0)
+        room.learn(40.0)
+        assert not room.voiced(41.0) and not room.stands_out(41.0)
+
+    def test_a_voice_goes_on_over_the_rooms_quiet_and_begins_over_its_usual_level(self):
+        room = self.learned(*[40.0] * 100)
+        louder = 40.0 + self.SETTINGS.over_room
+        assert room.voiced(louder + 0.5) and not room.voiced(louder - 0.5)
+        assert room.stands_out(louder + 0.5) and not room.stands_out(louder - 0.5)
+
+    def test_a_voice_must_outdo_chatters_usual_level_to_stand_out(self):
+        room = self.learned(*[40.0, 42.0, 44.0, 46.0, 48.0] * 20)
+        assert room.quiet <= 42.0 and room.usual == 44.0
+        assert room.voiced(48.5) and not room.stands_out(48.5) and room.stands_out(50.5)
+
+    def test_a_knock_now_and_then_changes_nothing(self):
+        room = self.learned(*([40.0] * 4 + [70.0]) * 20)
+        assert room.quiet == room.usual == 40.0
+
+    def test_the_room_follows_a_change_in_its_noise(self):
+        room = self.learned(*[40.0] * 100 + [50.0] * round(self.SETTINGS.room_window / 0.03))
+        assert room.quiet == room.usual == 50.0
 
 
 def test_old_grammars_are_forgotten_so_a_long_game_stays_small():
@@ -282,12 +342,11 @@ def test_a_short_call_in_hiss_is_not_heard_as_the_hiss(seed):
     from gm import synth
     from gm.audio import to_pcm16
 
-    speech = synth.speak("nope")
+    speech = synth.speak("nope", STEADY)
     said = synth.join(synth.silence(SETTLE), speech, synth.silence(1.0))
     hiss = synth.at_snr(speech, synth.noise("white", (len(said) + 1) / SAMPLE_RATE, seed)[:len(said)], 12.0)
     recognizer = PocketSphinxRecognizer()
-    recognizer.set_grammar(Grammar(tuple(Phrase.of(call, "call") for call in ("nope", "favor", "attack", "skip")),
-                                   room_sound=True))
+    recognizer.set_grammar(call_grammar())
     assert [u.text for u in finals(recognize(recognizer, to_pcm16(said + hiss), 0.0))] == ["nope"]
 
 
@@ -350,3 +409,51 @@ def test_room_sound_and_markers_are_not_words():
     from gm.recognizers.pocketsphinx_recognizer import HISS, _word
     assert [_word(t) for t in (HISS, f"{HISS}(3)", "<sil>", "[NOISE]", "+SPN+", "read(2)", "nope")] == \
         [None, None, None, None, None, "read", "nope"]
+
+
+@functools.lru_cache(maxsize=None)
+def table_talk(seconds: float):
+    """Four people chatting at once behind the table (unit RMS float samples)."""
+    from gm import synth
+
+    chatter = [synth.speak(text, synth.Voice("espeak", voice, speed)) for text, voice, speed in (
+        ("where did you put the charger, it was on the shelf by the door", "en-us", 170),
+        ("we are out of ice, somebody should go and get some more", "en-gb", 150),
+        ("this pizza is cold but honestly I do not mind at all", "en-us+f3", 180),
+        ("did you see the match last night, what a finish that was", "en-gb+m3", 160))]
+    return synth.babble(chatter, seconds, seed=1)
+
+
+def call_grammar() -> Grammar:
+    return Grammar(tuple(Phrase.of(call, "call") for call in ("nope", "favor", "attack", "skip")), room_sound=True)
+
+
+@pytest.mark.parametrize("snr", [12.0, 6.0])
+def test_a_call_amid_table_talk_is_answered_when_the_caller_stops_not_when_the_talk_does(snr):
+    """Talk behind the table is speech to the speech detector: a room with chatter in it never fell
+    quiet, so "nope" was answered only when the chatter paused (here it never does). A player
+    calling to the game master is louder than the room (`RoomLevel`)."""
+    from gm import synth
+    from gm.audio import chunks_of, to_pcm16
+
+    speech = synth.speak("nope", STEADY)
+    lead_in, after = 2.0, 6.0
+    said = synth.join(synth.silence(lead_in), speech, synth.silence(after))
+    talk = synth.at_snr(speech, table_talk(len(said) / SAMPLE_RATE)[:len(said)], snr)
+    recognizer = PocketSphinxRecognizer()
+    recognizer.set_grammar(call_grammar())
+    answers = [(chunk.end, u.text) for chunk in chunks_of(to_pcm16(said + talk))
+               for u in recognizer.feed(chunk.pcm, chunk.start) if u.final]
+    assert answers and answers[0][1] == "nope"
+    assert answers[0][0] - (lead_in + len(speech) / SAMPLE_RATE) < 1.5
+
+
+def test_talk_behind_the_table_alone_is_not_heard_once_the_room_is_known():
+    """It is speech, so utterances open on it; none of it stands out from the room, so they close
+    with nothing heard (no "say again" every second at a noisy table)."""
+    from gm.audio import to_pcm16
+
+    recognizer = PocketSphinxRecognizer()
+    recognizer.set_grammar(call_grammar())
+    heard = finals(recognize_without_closing(recognizer, to_pcm16(0.05 * table_talk(12.0))))
+    assert [u.text for u in heard if u.start >= GateSettings().room_window] == []

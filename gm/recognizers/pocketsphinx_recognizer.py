@@ -4,8 +4,9 @@ The acoustic model and dictionary ship inside the pocketsphinx wheel, so English
 The game's grammar (gm.speech.Grammar: weighted phrases plus a word loop) becomes JSGF; words the
 dictionary lacks get pronunciations from `gm.pronounce`. Each reading says which kind of phrase
 it is. Utterance boundaries come from our own endpointing
-(`SpeechGate` over PocketSphinx's voice-activity classifier), with a hangover long enough that a
-talker's pause between two words of a chain does not cut the chain in two.
+(`SpeechGate` over PocketSphinx's voice-activity classifier, counting only frames louder than the
+room: `RoomLevel`), with a hangover long enough that a talker's pause between two words of a chain
+does not cut the chain in two.
 
 Words and times come from the decoder's own best path, not from a word lattice: for grammars,
 PocketSphinx's lattice often has no path to the end (no result at all, whatever was said: "wrong"
@@ -27,6 +28,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
+import numpy as np
+
+from gm.audio import decibels
 from gm.pronounce import pronounce
 from gm.recognizers.jsgf import to_jsgf
 from gm.speech import (FREE, SAMPLE_RATE, Grammar, HeardWord, Hypothesis, Recognizer, RecognizerError,
@@ -80,6 +84,14 @@ class GateSettings:
     of the hangover is room sound, which the decoder would hear as words (and pay for)."""
     vad_mode: int = 3
     """PocketSphinx VAD aggressiveness, 0 (loose) to 3 (strict)."""
+    over_room: float = 6.0
+    """Decibels by which speech must be louder than the room (`RoomLevel`): than its quiet moments to
+    count as voiced, than its usual level to stand out."""
+    standing_out: float = 0.09
+    """Seconds of the start `window` that must stand out for an utterance to begin: chatter behind
+    the table stands out for a frame now and then, a player's call for longer."""
+    room_window: float = 3.0
+    """Seconds of the latest audio heard while nobody spoke that the room's level is taken from."""
     longest: float = 20.0
     """Seconds after which an utterance is closed even if the talking goes on (a television, a
     table that never pauses): the game master answers what it has instead of listening forever.
@@ -120,29 +132,41 @@ class _Listening:
 
 
 class SpeechGate:
-    """Voiced/unvoiced frame flags in, "start"/"end" decisions out: a pure state machine."""
+    """Frame flags in, "start"/"end" decisions out: a pure state machine. Speech starts when the speech
+    detector hears it and some of it stands out from the room (a short call in steady noise stands
+    out for only a few frames; chatter behind the table for one now and then); it ends when no voice
+    has been louder than the room for the hangover (the chatter goes on, but nobody is talking to
+    the game master)."""
 
     def __init__(self, frame_seconds: float, settings: GateSettings = GateSettings()):
         self.settings = settings
         self._start_frames = max(1, round(settings.window / frame_seconds))
         self._end_frames = max(1, round(settings.hangover / frame_seconds))
         self._skip_frames = max(1, round(settings.skip_pause / frame_seconds))
-        self._recent: collections.deque[bool] = collections.deque(
-            maxlen=max(self._start_frames, self._end_frames))
+        self._standing_frames = max(1, round(settings.standing_out / frame_seconds))
+        self._speech: collections.deque[bool] = collections.deque(maxlen=self._start_frames)
+        self._standing_out: collections.deque[bool] = collections.deque(maxlen=self._start_frames)
+        self._voiced: collections.deque[bool] = collections.deque(maxlen=self._end_frames)
         self.in_speech = False
         self._skipping = False
 
-    def push(self, voiced: bool) -> str | None:
-        """Take one frame's flag; say "start" or "end" when the state changes."""
-        self._recent.append(voiced)
+    def push(self, speech: bool, voiced: bool | None = None, stands_out: bool | None = None) -> str | None:
+        """Take one frame's flags (the speech detector's; speech louder than the room's quiet; speech
+        louder than the room usually is: `RoomLevel`; both by default the first); say "start" or
+        "end" when the state changes."""
+        self._speech.append(speech)
+        self._voiced.append(speech if voiced is None else voiced)
+        self._standing_out.append(speech if stands_out is None else stands_out)
         if not self.in_speech:
-            window = list(self._recent)[-self._start_frames:]
-            if len(window) == self._start_frames and sum(window) >= self.settings.start_ratio * len(window):
+            window = self._speech
+            if (len(window) == self._start_frames and sum(window) >= self.settings.start_ratio * len(window)
+                    and sum(self._standing_out) >= self._standing_frames):
                 self.in_speech = True
+                self._voiced.clear()  # the quiet before the start does not count towards its end
                 return "start"
         else:
             size = self._skip_frames if self._skipping else self._end_frames
-            window = list(self._recent)[-size:]
+            window = list(self._voiced)[-size:]
             if len(window) == size and sum(window) <= self.settings.end_ratio * len(window):
                 self.in_speech = self._skipping = False
                 return "end"
@@ -154,8 +178,42 @@ class SpeechGate:
 
     def reset(self) -> None:
         """Forget what was heard: the next voiced stretch starts a new utterance."""
-        self._recent.clear()
+        self._speech.clear()
+        self._standing_out.clear()
+        self._voiced.clear()
         self.in_speech = self._skipping = False
+
+
+class RoomLevel:
+    """How loud the room is while nobody speaks to the game master. Talk behind the table is speech
+    to the speech detector, but quieter than a player at it: without this, a room with chatter in it
+    never falls quiet, and a call is answered only when the chatter pauses (or after
+    `GateSettings.longest`). Learned only between utterances, so a long chant does not raise it."""
+
+    QUIET, USUAL = 20, 50
+    """Percentiles of the frame levels heard: the room at its quiet moments and as it usually is (a
+    knock on the table now and then changes neither)."""
+
+    def __init__(self, frame_seconds: float, settings: GateSettings = GateSettings()):
+        self._settings = settings
+        self._levels: collections.deque[float] = collections.deque(
+            maxlen=max(1, round(settings.room_window / frame_seconds)))
+        self.quiet: float | None = None
+        """None until the first frame of room sound: every frame stands out until then."""
+        self.usual: float | None = None
+
+    def learn(self, frame_level: float) -> None:
+        """A frame (`gm.audio.decibels`) heard while nobody spoke: room sound."""
+        self._levels.append(frame_level)
+        self.quiet, self.usual = map(float, np.percentile(self._levels, [self.QUIET, self.USUAL]))
+
+    def voiced(self, frame_level: float) -> bool:
+        """Louder than the room at its quiet moments: a voice goes on."""
+        return self.quiet is None or frame_level >= self.quiet + self._settings.over_room
+
+    def stands_out(self, frame_level: float) -> bool:
+        """Louder than the room as it usually is: someone may begin to talk to the game master."""
+        return self.usual is None or frame_level >= self.usual + self._settings.over_room
 
 
 class PocketSphinxRecognizer(Recognizer):
@@ -189,6 +247,7 @@ class PocketSphinxRecognizer(Recognizer):
         self._frame_bytes = self._vad.frame_bytes
         self._frame_seconds = frame_seconds = self._frame_bytes / 2 / SAMPLE_RATE
         self._gate = SpeechGate(frame_seconds, gate)
+        self._room = RoomLevel(frame_seconds, gate)
         self._preroll: collections.deque[tuple[bytes, bool]] = collections.deque(
             maxlen=max(1, round((gate.window + gate.preroll) / frame_seconds)))
         self._tail_bytes = round(gate.tail * SAMPLE_RATE) * 2
@@ -207,9 +266,11 @@ class PocketSphinxRecognizer(Recognizer):
         self._audio = bytearray()
         """The current utterance's audio, decoded once more when it closes."""
         self._voiced_bytes = 0
-        """How much of `_audio` runs up to the end of its last voiced frame."""
+        """How much of `_audio` runs up to the end of the last frame the speech detector called speech,
+        however quiet (a word's fading end is read with it)."""
         self._voiced: list[bool] = []
-        """The speech detector's flag for each frame of the current utterance, preroll included."""
+        """Whether each frame of the current utterance, preroll included, was voiced: speech louder than
+        the room."""
         self._heard = 0
         """How many utterances have closed: a rival reading is made only for the last one."""
 
@@ -308,17 +369,21 @@ class PocketSphinxRecognizer(Recognizer):
             self._clock = start
             # The VAD learns the room's noise as it goes; another recording is another room.
             self._vad = self._fresh_vad()
+            self._room = RoomLevel(self._frame_seconds, self._gate.settings)
         self._buffer += pcm
         size = self._frame_bytes
         while len(self._buffer) >= size:
             frame, self._buffer = self._buffer[:size], self._buffer[size:]
             self._clock += size / 2 / SAMPLE_RATE
-            voiced = self._vad.is_speech(frame)
-            change = self._gate.push(voiced)
+            level, speech = decibels(frame), self._vad.is_speech(frame)
+            if not self._gate.in_speech:
+                self._room.learn(level)
+            voiced = speech and self._room.voiced(level)
+            change = self._gate.push(speech, voiced, speech and self._room.stands_out(level))
             if self._utterance_start is not None:
                 self._decode(frame)
                 self._voiced.append(voiced)
-                if voiced:
+                if speech:
                     self._voiced_bytes = len(self._audio)
                 if change == "end" or len(self._audio) >= self._longest_bytes:
                     final = self.end_utterance()
