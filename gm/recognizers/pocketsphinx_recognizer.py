@@ -266,11 +266,11 @@ class PocketSphinxRecognizer(Recognizer):
         self._audio = bytearray()
         """The current utterance's audio, decoded once more when it closes."""
         self._voiced_bytes = 0
-        """How much of `_audio` runs up to the end of the last frame the speech detector called speech,
-        however quiet (a word's fading end is read with it)."""
+        """How much of `_audio` runs up to the end of its last voiced frame."""
         self._voiced: list[bool] = []
-        """Whether each frame of the current utterance, preroll included, was voiced: speech louder than
-        the room."""
+        """The speech detector's flag for each frame of the current utterance, preroll included: how
+        much the talker went on talking, and the talk no word covers, are measured on it, however
+        quiet (the speech gate alone asks whether a voice is louder than the room)."""
         self._heard = 0
         """How many utterances have closed: a rival reading is made only for the last one."""
 
@@ -378,11 +378,11 @@ class PocketSphinxRecognizer(Recognizer):
             level, speech = decibels(frame), self._vad.is_speech(frame)
             if not self._gate.in_speech:
                 self._room.learn(level)
-            voiced = speech and self._room.voiced(level)
-            change = self._gate.push(speech, voiced, speech and self._room.stands_out(level))
+            change = self._gate.push(speech, speech and self._room.voiced(level),
+                                     speech and self._room.stands_out(level))
             if self._utterance_start is not None:
                 self._decode(frame)
-                self._voiced.append(voiced)
+                self._voiced.append(speech)
                 if speech:
                     self._voiced_bytes = len(self._audio)
                 if change == "end" or len(self._audio) >= self._longest_bytes:
@@ -390,7 +390,7 @@ class PocketSphinxRecognizer(Recognizer):
                     if final is not None:
                         yield final
             else:
-                self._preroll.append((frame, voiced))
+                self._preroll.append((frame, speech))
                 if change == "start":
                     self._begin()
         if self._utterance_start is not None:
@@ -404,7 +404,7 @@ class PocketSphinxRecognizer(Recognizer):
             self._activate(self._pending)
             self._pending, self._pending_set = None, False
         kept = b"".join(frame for frame, _ in self._preroll)
-        self._voiced = [voiced for _, voiced in self._preroll]
+        self._voiced = [speech for _, speech in self._preroll]
         self._preroll.clear()
         self._utterance_start = self._clock - len(kept) / 2 / SAMPLE_RATE
         self._partial = ()
