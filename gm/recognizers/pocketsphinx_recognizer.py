@@ -4,9 +4,9 @@ The acoustic model and dictionary ship inside the pocketsphinx wheel, so English
 The game's grammar (gm.speech.Grammar: weighted phrases plus a word loop) becomes JSGF; words the
 dictionary lacks get pronunciations from `gm.pronounce`. Each reading says which kind of phrase
 it is. Utterance boundaries come from our own endpointing
-(`SpeechGate` over PocketSphinx's voice-activity classifier, counting only frames louder than the
-room: `RoomLevel`), with a hangover long enough that a talker's pause between two words of a chain
-does not cut the chain in two.
+(`SpeechGate` over PocketSphinx's voice-activity classifier, opening and closing utterances only on
+voices louder than the room: `RoomLevel`), with a hangover long enough that a talker's pause
+between two words of a chain does not cut the chain in two.
 
 Words and times come from the decoder's own best path, not from a word lattice: for grammars,
 PocketSphinx's lattice often has no path to the end (no result at all, whatever was said: "wrong"
