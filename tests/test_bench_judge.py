@@ -2,6 +2,7 @@
 run of `gm bench judge` that writes its whole report and a real PNG."""
 
 import json
+import re
 import subprocess
 import sys
 
@@ -139,6 +140,7 @@ class TestSmallRun:
                      "### Calls", "precision", "calls found", "### Chatter", "per 10 min",
                      "verdict latency, median", "verdict latency, p95", "real-time factor", "peak RSS (MB)"]:
             assert part in text, part
+        assert re.search(r'false "you lose" on right chants +\| [\d.]+% \(\d+ of [1-9]\d*\)', text)
         targets = text.split("## Targets")[1].split("## pocketsphinx")[0]
         rows = [line for line in targets.splitlines() if "| pocketsphinx" in line]
         cells = [[c.strip() for c in line.split("|")[1:-1]] for line in rows]

@@ -413,6 +413,8 @@ class Figures:
     """Right verdicts per kind of mistake: (mistake, chants, right)."""
     right: dict = field(default_factory=dict)
     false_lose: float | None = None
+    right_chants: int = 0
+    """How many right chants `false_lose` is counted over."""
     later_lose: float | None = None
     """Right chants lost on a later piece of the same chant, heard after a first answer (with narration
     muted the microphone is never deaf, so the rest of a chant split in two is judged as a new one)."""
@@ -497,6 +499,7 @@ def _chant_figures(found: Figures, chants) -> None:
     right = [r for s, r in chants if s.label.mistake == "none"]
     wrong = [r for s, r in chants if s.label.mistake != "none"]
     if right:
+        found.right_chants = len(right)
         found.false_lose = sum(verdict(r) == "wrong" for r in right) / len(right)
         found.later_lose = sum(verdict(r) != "wrong" and any(x.get("event") in ("chant_wrong", "round_lost")
                                                              for x in r["records"]) for r in right) / len(right)
@@ -651,7 +654,8 @@ def _sections(m: Figures) -> list[str]:
         lines += markdown_table(("mistake", "chants", "right verdicts"),
                         [(k, str(n), pct(v)) for k, n, v in m.mistakes]) + [""]
         lines += markdown_table(("chant figure", "value"), [
-            ("false \"you lose\" on right chants", pct(m.false_lose)),
+            ("false \"you lose\" on right chants", pct(m.false_lose) if m.false_lose is None else
+             f"{pct(m.false_lose)} ({round(m.false_lose * m.right_chants)} of {m.right_chants})"),
             ("right chants lost on a later piece, after a first answer", pct(m.later_lose)),
             ("mistakes missed (wrong chant accepted)", pct(m.missed)),
             ("\"say again\", clean", pct(m.again_clean)),
