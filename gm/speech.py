@@ -256,6 +256,14 @@ class Recognizer(abc.ABC):
         time does not run out on a player who has started."""
         return False
 
+    @property
+    def talking_since(self) -> float | None:
+        """When the voice heard now began (stream seconds), if the engine hears a voice it has opened
+        no utterance for: speech too quiet beside the room's sound to be made out, or talk behind
+        the table. None when the room is quiet or the engine cannot tell. A player may be chanting
+        unheard in it: time must not run out on them."""
+        return None
+
     def voicing(self, seconds: float) -> float:
         """The share of the last `seconds` of the open utterance in which the talker made a sound
         (0.0 when no utterance is open or the engine cannot tell). A result that looks whole while

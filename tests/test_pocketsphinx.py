@@ -424,6 +424,37 @@ def test_talk_that_never_pauses_is_answered_in_pieces(talker, room):
     assert all(u.end - u.start <= 3.0 for u in heard)
 
 
+def test_a_voice_that_opens_no_utterance_is_reported_as_talk_with_when_it_began(talker, room):
+    """A chant in white noise as loud as the talker never stands out from the room: the speech
+    detector's voice is all the game master knows of it. A player heard as an utterance, closed
+    early or not, is never talk as well (the next player would be asked again for nothing)."""
+    from gm import synth
+    from gm.audio import CHUNK_SECONDS, chunks_of, to_pcm16
+
+    def follow(recognizer, pcm: bytes) -> list[tuple[bool, float | None]]:
+        states = []
+        for chunk in chunks_of(pcm):
+            for utterance in recognizer.feed(chunk.pcm, chunk.start):
+                if not utterance.final and utterance.text == "pooka ska ha bo":
+                    recognizer.end_utterance(skip_rest=True)
+            states.append((recognizer.hearing, recognizer.talking_since))
+        return states
+
+    recognizer = PocketSphinxRecognizer()
+    recognizer.set_vocabulary(GAME_WORDS)
+    heard = follow(recognizer, room(SETTLE) + talker("pooka ska ha bo") + room(2.0))
+    assert any(hearing for hearing, _ in heard) and all(since is None for _, since in heard)
+
+    speech = synth.speak("pooka ska ha bo", STEADY)
+    said = synth.join(synth.silence(SETTLE), speech, synth.silence(1.0))
+    hiss = synth.at_snr(speech, synth.noise("white", (len(said) + 1) / SAMPLE_RATE, 0)[:len(said)], 0.0)
+    recognizer = PocketSphinxRecognizer()
+    recognizer.set_vocabulary(GAME_WORDS)
+    talk = follow(recognizer, to_pcm16(said + hiss))
+    assert not any(hearing for hearing, _ in talk)
+    during = talk[round(SETTLE / CHUNK_SECONDS) + 3: round((SETTLE + len(speech) / SAMPLE_RATE) / CHUNK_SECONDS)]
+    assert during and all(since is not None and since <= SETTLE + 0.3 for _, since in during)
+
 def test_room_sound_and_markers_are_not_words():
     from gm.recognizers.pocketsphinx_recognizer import HISS, _word
     assert [_word(t) for t in (HISS, f"{HISS}(3)", "<sil>", "[NOISE]", "+SPN+", "read(2)", "nope")] == \

@@ -248,6 +248,9 @@ class PocketSphinxRecognizer(Recognizer):
         self._frame_seconds = frame_seconds = self._frame_bytes / 2 / SAMPLE_RATE
         self._gate = SpeechGate(frame_seconds, gate)
         self._room = RoomLevel(frame_seconds, gate)
+        self._talk = SpeechGate(frame_seconds, gate)
+        """The speech detector's voices while no utterance is open, however quiet beside the room."""
+        self._talk_since = 0.0
         self._preroll: collections.deque[tuple[bytes, bool]] = collections.deque(
             maxlen=max(1, round((gate.window + gate.preroll) / frame_seconds)))
         self._tail_bytes = round(gate.tail * SAMPLE_RATE) * 2
@@ -370,6 +373,7 @@ class PocketSphinxRecognizer(Recognizer):
             # The VAD learns the room's noise as it goes; another recording is another room.
             self._vad = self._fresh_vad()
             self._room = RoomLevel(self._frame_seconds, self._gate.settings)
+            self._talk.reset()
         self._buffer += pcm
         size = self._frame_bytes
         while len(self._buffer) >= size:
@@ -380,6 +384,10 @@ class PocketSphinxRecognizer(Recognizer):
                 self._room.learn(level)
             change = self._gate.push(speech, speech and self._room.voiced(level),
                                      speech and self._room.stands_out(level))
+            if self._gate.in_speech:
+                self._talk.reset()  # the utterance's talker, or the rest of their speech
+            elif self._talk.push(speech) == "start":
+                self._talk_since = round(self._clock - self._gate.settings.window, 3)
             if self._utterance_start is not None:
                 self._decode(frame)
                 self._voiced.append(speech)
@@ -435,6 +443,10 @@ class PocketSphinxRecognizer(Recognizer):
     @property
     def hearing(self) -> bool:
         return self._utterance_start is not None
+
+    @property
+    def talking_since(self) -> float | None:
+        return self._talk_since if self._talk.in_speech else None
 
     def voicing(self, seconds: float) -> float:
         recent = self._voiced[-max(1, round(seconds / self._frame_seconds)):]
