@@ -74,7 +74,8 @@ def run_audio(session: Session, recognizer: Recognizer, chunks: Iterator[AudioCh
     partial result has held a complete utterance for `STABLE` seconds, mostly in silence (`VOICED`),
     it is closed and judged: no waiting for the end of speech (a partial that is complete for an
     instant, like "skip" on the way to "exploding kitten", is not). A partial with speech the engine
-    could not name is never complete. Time passes for the referee (tick) only while nobody speaks.
+    could not name is never complete. Time passes for the referee (tick) while no utterance is
+    heard, and it is told of a voice the recognizer hears without making an utterance of it.
     """
     session.emit(session.referee.opening(), 0.0)
     session.tune(recognizer)
@@ -104,7 +105,7 @@ def run_audio(session: Session, recognizer: Recognizer, chunks: Iterator[AudioCh
             session.hear(utterance, t)
             session.tune(recognizer)
         if not (speaking or recognizer.hearing):
-            session.emit(session.referee.tick(t), t)
+            session.emit(session.referee.tick(t, recognizer.talking_since), t)
         if session.referee.is_over():
             break
     else:

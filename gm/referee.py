@@ -48,8 +48,11 @@ class Referee(abc.ABC):
     def hear(self, utterance: Utterance, t: float) -> list[Output]:
         """React to one final utterance heard at `t` seconds."""
 
-    def tick(self, t: float) -> list[Output]:
-        """Time has reached `t` seconds with nothing heard: close windows, call hesitation."""
+    def tick(self, t: float, talking_since: float | None = None) -> list[Output]:
+        """Time has reached `t` seconds with no utterance being heard: close windows, call hesitation.
+        `talking_since`: when the voice the recognizer hears now began, if it hears one it opened no
+        utterance for (speech too quiet beside the room's sound to be made out, talk behind the
+        table); None when the room is quiet."""
         return []
 
     def finish(self, t: float) -> list[Output]:

@@ -284,6 +284,35 @@ class TestHesitation:
         assert referee.tick(12.0) == []
         assert events(referee.tick(13.0), "round_lost") == [{"player": "Bo", "reason": "hesitated"}]
 
+    def test_a_voice_that_gives_no_utterance_is_asked_again_not_called_too_slow(self, referee):
+        """In loud noise a chant may never stand out enough to be heard as an utterance: the voice
+        is all the game master knows of it."""
+        table = Table(referee)
+        table.chant("pooka", "bo")  # the turn passes at t = 3
+        assert referee.tick(4.0) == []
+        assert all(referee.tick(t, talking_since=4.2) == [] for t in (4.5, 6.0, 8.5, 9.9))
+        out = referee.tick(10.0)
+        assert events(out, "say_again") == [{"player": "Bo", "why": "nothing_heard"}]
+        assert not events(out, "round_lost")
+        assert referee.tick(14.9) == []
+        assert events(referee.tick(15.1), "round_lost") == [{"player": "Bo", "reason": "hesitated"}]
+
+    def test_a_chant_whose_start_was_lost_in_the_noise_is_not_late(self, referee):
+        """The voice began in time; the recognizer made out only the chant's last words."""
+        table = Table(referee)
+        table.chant("pooka", "bo")
+        assert referee.tick(4.0) == [] and referee.tick(4.5, talking_since=4.2) == []
+        out = referee.hear(Utterance.from_text("pooka ska ha cy", at=9.0), 10.5)
+        assert not events(out, "round_lost") and events(out, "chant_ok")
+
+    def test_talk_going_on_when_the_turn_began_restarts_the_limit_when_it_stops(self, referee):
+        table = Table(referee)
+        table.chant("pooka", "bo")  # the turn passes at t = 3
+        assert referee.tick(4.0) == []
+        assert all(referee.tick(t, talking_since=2.5) == [] for t in (4.1, 7.0, 9.0))
+        assert referee.tick(9.1) == [] and referee.tick(14.0) == []
+        assert events(referee.tick(14.2), "round_lost") == [{"player": "Bo", "reason": "hesitated"}]
+
     def test_the_first_clock_starts_at_the_first_tick(self, referee):
         assert referee.tick(100.0) == []
         assert events(referee.tick(105.5), "round_lost") == [{"player": "Ana", "reason": "hesitated"}]

@@ -159,7 +159,7 @@ class KittensReferee(Referee):
             out += self._resolve()
         return out + self._act(call, t)
 
-    def tick(self, t: float) -> list[Output]:
+    def tick(self, t: float, talking_since: float | None = None) -> list[Output]:
         if self.game.state.pending and self._closes is not None and t >= self._closes:
             return self._resolve()
         return []

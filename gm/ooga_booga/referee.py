@@ -73,6 +73,9 @@ class OogaBoogaReferee(Referee):
         self.pending_word: str | None = None
         self.attempts = 0
         self.clock: float | None = None
+        self.talk: float | None = None
+        """When the voice heard since the last quiet moment began, if it gave no utterance: the player
+        to move may have chanted unheard (in loud noise), and must not be called too slow."""
         self.unsure: Unsure | None = None
 
     # What the pipeline asks
@@ -124,10 +127,23 @@ class OogaBoogaReferee(Referee):
     def is_over(self) -> bool:
         return self.phase is Phase.OVER
 
-    def tick(self, t: float) -> list[Output]:
+    def tick(self, t: float, talking_since: float | None = None) -> list[Output]:
+        """The hesitation limit counts quiet time only: while a voice goes on that the recognizer
+        could not make out, the player may be chanting. When such a voice began in the player's
+        time and stops with nothing heard, the player is asked again (a chant lost in the room's
+        noise is not a hesitation); talk that was going on when the turn began restarts the count
+        when it stops."""
         if self.phase not in (Phase.CHANT, Phase.NAME) or self.hesitation is None:
             return []
         if self.clock is None:
+            self.clock = t
+        if talking_since is not None:
+            self.talk = talking_since
+            return []
+        if self.talk is not None:
+            began, self.talk = self.talk, None
+            if began >= self.clock:
+                return self._not_heard(Doubt.NOTHING_HEARD, t)
             self.clock = t
         if t - self.clock > self.hesitation:
             return self._hesitated(t)
@@ -136,11 +152,14 @@ class OogaBoogaReferee(Referee):
     def hear(self, utterance: Utterance, t: float) -> list[Output]:
         if self.phase is Phase.OVER:
             return []
+        talked, self.talk = self.talk is not None, None
         if self.phase is Phase.TABLE:
             return self._decide(utterance, t)
         if not utterance.words:
             return self._not_heard(Doubt.NOTHING_HEARD, t)
-        late = self.clock is not None and self.hesitation is not None
+        # A first word heard late is no hesitation if a voice went on before it: the start of the
+        # chant was lost in the room's noise.
+        late = self.clock is not None and self.hesitation is not None and not talked
         if late and utterance.start - self.clock > self.hesitation:
             return self._hesitated(utterance.start)
         if self.phase is Phase.NAME:
