@@ -284,6 +284,17 @@ class TestRivalReadings:
                                     self.rival("zee pooka toka ha cy", "mistake", score=mistake_score))
             assert isinstance(judge(said, chant("pooka zee")), Wrong) is proven
 
+    def test_a_sure_mistake_that_fits_worse_than_the_right_chant_proves_nothing(self):
+        """The engine's search, narrower than the forced reading's, can lose its way: "gloo" heard as
+        "pooka" at 0.94 in pink noise, in a reading that fit the audio worse than the right chant."""
+        for best_score, proven in ((-0.0035, False), (-0.0032, True)):
+            best = Hypothesis(heard("pooka iga moki ha dee", {1: 0.6}).words, best_score, "mistake")
+            said = self.with_rivals(best, self.rival("gloo iga moki ha dee", "right", {0: 0.4}, score=-0.0033))
+            verdict = judge(said, chant("gloo iga"))
+            assert isinstance(verdict, Wrong) is proven
+            if not proven:
+                assert verdict.doubt is Doubt.READINGS_DISAGREE
+
     def test_without_the_right_chant_failing_a_mistake_reading_is_not_enough(self):
         said = self.with_rivals(heard("pooka bo", {1: 0.9}), self.rival("zee pooka toka ha cy", "mistake"))
         assert isinstance(judge(said, chant("pooka zee")), Unsure)
