@@ -286,16 +286,25 @@ class TestHesitation:
 
     def test_a_voice_that_gives_no_utterance_is_asked_again_not_called_too_slow(self, referee):
         """In loud noise a chant may never stand out enough to be heard as an utterance: the voice
-        is all the game master knows of it."""
+        is all the game master knows of it. The limit counts the quiet after it; when it is reached
+        the player is asked again (laughter that stops before the player chants costs nothing)."""
         table = Table(referee)
         table.chant("pooka", "bo")  # the turn passes at t = 3
         assert referee.tick(4.0) == []
         assert all(referee.tick(t, talking_since=4.2) == [] for t in (4.5, 6.0, 8.5, 9.9))
-        out = referee.tick(10.0)
+        assert referee.tick(10.0) == [] and referee.tick(14.9) == []
+        out = referee.tick(15.1)
         assert events(out, "say_again") == [{"player": "Bo", "why": "nothing_heard"}]
         assert not events(out, "round_lost")
-        assert referee.tick(14.9) == []
-        assert events(referee.tick(15.1), "round_lost") == [{"player": "Bo", "reason": "hesitated"}]
+        assert referee.tick(20.0) == []
+        assert events(referee.tick(20.2), "round_lost") == [{"player": "Bo", "reason": "hesitated"}]
+
+    def test_a_chant_after_laughter_is_judged_without_asking_again(self, referee):
+        table = Table(referee)
+        table.chant("pooka", "bo")  # the turn passes at t = 3
+        assert referee.tick(3.5, talking_since=3.2) == [] and referee.tick(4.5) == []
+        out = referee.hear(Utterance.from_text("pooka ska ha cy", at=5.0), 6.5)
+        assert events(out, "chant_ok") and not events(out, "say_again")
 
     def test_a_chant_whose_start_was_lost_in_the_noise_is_not_late(self, referee):
         """The voice began in time; the recognizer made out only the chant's last words."""

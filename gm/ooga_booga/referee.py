@@ -73,9 +73,12 @@ class OogaBoogaReferee(Referee):
         self.pending_word: str | None = None
         self.attempts = 0
         self.clock: float | None = None
+        """Where the hesitation limit counts from (`_count_from`)."""
+        self.voiced = False
+        """A voice began in the player's time since then and gave no utterance: the player may have
+        chanted unheard (in loud noise), and must not be called too slow."""
         self.talk: float | None = None
-        """When the voice heard since the last quiet moment began, if it gave no utterance: the player
-        to move may have chanted unheard (in loud noise), and must not be called too slow."""
+        """When the voice heard since the last quiet moment began, if one is heard."""
         self.unsure: Unsure | None = None
 
     # What the pipeline asks
@@ -129,24 +132,24 @@ class OogaBoogaReferee(Referee):
 
     def tick(self, t: float, talking_since: float | None = None) -> list[Output]:
         """The hesitation limit counts quiet time only: while a voice goes on that the recognizer
-        could not make out, the player may be chanting. When such a voice began in the player's
-        time and stops with nothing heard, the player is asked again (a chant lost in the room's
-        noise is not a hesitation); talk that was going on when the turn began restarts the count
-        when it stops."""
+        could not make out (table talk, laughter, or the player chanting in loud noise), the count
+        stands still, and it starts again when the table falls quiet. If the limit is reached after
+        a voice that began in the player's time, the player is asked to chant again rather than
+        called too slow: their chant may have been lost in the room's noise."""
         if self.phase not in (Phase.CHANT, Phase.NAME) or self.hesitation is None:
             return []
         if self.clock is None:
-            self.clock = t
+            self._count_from(t)
         if talking_since is not None:
             self.talk = talking_since
             return []
         if self.talk is not None:
-            began, self.talk = self.talk, None
-            if began >= self.clock:
-                return self._not_heard(Doubt.NOTHING_HEARD, t)
-            self.clock = t
+            voiced = self.voiced or self.talk >= self.clock
+            self.talk = None
+            self._count_from(t)
+            self.voiced = voiced
         if t - self.clock > self.hesitation:
-            return self._hesitated(t)
+            return self._not_heard(Doubt.NOTHING_HEARD, t) if self.voiced else self._hesitated(t)
         return []
 
     def hear(self, utterance: Utterance, t: float) -> list[Output]:
@@ -185,7 +188,7 @@ class OogaBoogaReferee(Referee):
         self.attempts += 1
         why = {"player": player, "why": verdict.doubt.value, "evidence": verdict.evidence.summary()}
         if self.attempts <= SAY_AGAIN_LIMIT:
-            self.clock = t
+            self._count_from(t)
             return [Say(self._say("say_again", player=player)), Event("say_again", why)]
         self.phase, self.unsure = Phase.TABLE, verdict
         return [Say(self._say("ask_table", player=player)), Event("table_asked", why)]
@@ -193,8 +196,12 @@ class OogaBoogaReferee(Referee):
     def _not_heard(self, doubt: Doubt, t: float) -> list[Output]:
         """Ask for the chant again; the hesitation limit counts from this question, not from the turn."""
         player = self.game.position.player
-        self.clock = t
+        self._count_from(t)
         return [Say(self._say("not_heard", player=player)), Event("say_again", {"player": player, "why": doubt.value})]
+
+    def _count_from(self, t: float | None) -> None:
+        """The hesitation limit counts from `t` (a turn, a question, the table falling quiet)."""
+        self.clock, self.voiced = t, False
 
     def _right(self, word: str, ending: Ending | None, named: str | None, t: float) -> list[Output]:
         position = self.game.position
@@ -202,7 +209,8 @@ class OogaBoogaReferee(Referee):
             chain = [*position.chain, word]
             end = self.game.push(Finish(word))
             return [Event("chant_ok", {"player": position.player, "chain": chain}), *self._round_end(end, t)]
-        self.phase, self.pending_word, self.clock = Phase.NAME, word, t
+        self.phase, self.pending_word = Phase.NAME, word
+        self._count_from(t)
         if named is None:
             return [Say(self._say("name_next", player=position.player)),
                     Event("name_asked", {"player": position.player})]
@@ -230,7 +238,8 @@ class OogaBoogaReferee(Referee):
                     Event("refused", {"player": position.player, "named": shown, "why": refusal.value})]
         word = self.pending_word
         self.game.push(Pass(word, named))
-        self.phase, self.pending_word, self.attempts, self.clock = Phase.CHANT, None, 0, t
+        self.phase, self.pending_word, self.attempts = Phase.CHANT, None, 0
+        self._count_from(t)
         after = self.game.position
         return [Event("chant_ok", {"player": position.player, "chain": list(after.chain)}),
                 Event("turn", {"player": after.player}), Say(self._say("turn", player=after.player))]
@@ -270,7 +279,7 @@ class OogaBoogaReferee(Referee):
             return out + self._round_end(self.game.push(Lose(Reason.WRONG_CHAIN)), t)
         out.append(Say(self._say("table_right")))
         if reading is None or reading.word is None:
-            self.clock = t
+            self._count_from(t)
             player = self.game.position.player
             return out + [Say(self._say("say_again", player=player)),
                           Event("say_again", {"player": player, "why": "table_right_word_unclear"})]
@@ -285,7 +294,8 @@ class OogaBoogaReferee(Referee):
         return [Say(self._say("hesitated", player=player)), *self._round_end(end, t)]
 
     def _round_end(self, end: RoundEnd, t: float | None) -> list[Output]:
-        self.phase, self.pending_word, self.attempts, self.clock, self.unsure = Phase.CHANT, None, 0, t, None
+        self.phase, self.pending_word, self.attempts, self.unsure = Phase.CHANT, None, 0, None
+        self._count_from(t)
         out: list[Output] = []
         if end.won:
             out += [Event("round_won", {"player": end.player}), Say(self._say("round_won", player=end.player)),
