@@ -143,11 +143,8 @@ class OogaBoogaReferee(Referee):
         if talking_since is not None:
             self.talk = talking_since
             return []
-        if self.talk is not None:
-            voiced = self.voiced or self.talk >= self.clock
-            self.talk = None
-            self._count_from(t)
-            self.voiced = voiced
+        if self.talk is not None:  # the table fell quiet: the count starts again, remembering the voice
+            self.clock, self.voiced, self.talk = t, self.voiced or self.talk >= self.clock, None
         if t - self.clock > self.hesitation:
             return self._not_heard(Doubt.NOTHING_HEARD, t) if self.voiced else self._hesitated(t)
         return []
