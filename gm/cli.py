@@ -78,7 +78,8 @@ def build_parser() -> argparse.ArgumentParser:
     ooga = play.add_argument_group("Ooga Booga")
     ooga.add_argument("--words", metavar="W1,W2", help="card words of your own deck, added to the known ones")
     ooga.add_argument("--hesitation", type=float, metavar="SECONDS",
-                      help="a named player who has not started within this time loses the round (default: off)")
+                      help="a named player who has not started within this many seconds of quiet loses the "
+                           "round (default: off)")
     ooga.add_argument("--after-win", choices=("winner", "first"), default="winner",
                       help="who starts after a won round: its winner (default) or the game's first player")
     kittens = play.add_argument_group("Exploding Kittens")

@@ -53,9 +53,10 @@ class OogaBoogaReferee(Referee):
                  winner_starts: bool = True, thresholds: Thresholds = Thresholds()):
         """`players` in seat order (4-8 one-word names); `phrases` loaded with the "ooga_booga" file;
         `start` opens the game (default: the first player); `extra_words` are the card words of the
-        table's own deck, added to those in the phrase file; `hesitation` is how many seconds a named
-        player may wait before starting (None: no limit); `winner_starts` False makes the game's first
-        player open every round after a won one (a lost round is always opened by its loser)."""
+        table's own deck, added to those in the phrase file; `hesitation` is how many seconds of quiet
+        a named player may wait before starting (None: no limit; see `tick`); `winner_starts` False
+        makes the game's first player open every round after a won one (a lost round is always
+        opened by its loser)."""
         phrases.require(*SENTENCES)
         self.phrases = phrases
         self.game = Game(players, start, winner_starts)
