@@ -299,6 +299,15 @@ class TestHesitation:
         assert referee.tick(20.0) == []
         assert events(referee.tick(20.2), "round_lost") == [{"player": "Bo", "reason": "hesitated"}]
 
+    def test_a_voice_heard_while_a_name_is_due_asks_for_the_name_again(self, referee):
+        table = Table(referee)
+        table.chant("pooka", "bo")
+        table.say("pooka ska")  # Bo is asked for a name at t = 6
+        assert referee.tick(6.5, talking_since=6.2) == [] and referee.tick(7.0) == []
+        out = referee.tick(12.1)
+        assert events(out, "name_asked") == [{"player": "Bo"}] and not events(out, "round_lost")
+        assert said(out) == "Bo, who is next? Say Ha and a name."
+
     def test_a_chant_after_laughter_is_judged_without_asking_again(self, referee):
         table = Table(referee)
         table.chant("pooka", "bo")  # the turn passes at t = 3

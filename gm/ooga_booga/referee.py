@@ -147,7 +147,7 @@ class OogaBoogaReferee(Referee):
         if self.talk is not None:  # the table fell quiet: the count starts again, remembering the voice
             self.clock, self.voiced, self.talk = t, self.voiced or self.talk >= self.clock, None
         if t - self.clock > self.hesitation:
-            return self._not_heard(Doubt.NOTHING_HEARD, t) if self.voiced else self._hesitated(t)
+            return self._ask_again(t) if self.voiced else self._hesitated(t)
         return []
 
     def hear(self, utterance: Utterance, t: float) -> list[Output]:
@@ -223,7 +223,14 @@ class OogaBoogaReferee(Referee):
         if len(words) > 1:
             self.phase = Phase.CHANT
             return self._hear_chant(utterance, t)
+        return self._ask_again(t)
+
+    def _ask_again(self, t: float) -> list[Output]:
+        """Ask again for what is due: the chant, or the name that ends it."""
+        if self.phase is not Phase.NAME:
+            return self._not_heard(Doubt.NOTHING_HEARD, t)
         player = self.game.position.player
+        self._count_from(t)
         return [Say(self._say("name_next", player=player)), Event("name_asked", {"player": player})]
 
     def _name(self, named: str, t: float) -> list[Output]:
