@@ -135,8 +135,8 @@ class OogaBoogaReferee(Referee):
         """The hesitation limit counts quiet time only: while a voice goes on that the recognizer
         could not make out (table talk, laughter, or the player chanting in loud noise), the count
         stands still, and it starts again when the table falls quiet. If the limit is reached after
-        a voice that began in the player's time, the player is asked to chant again rather than
-        called too slow: their chant may have been lost in the room's noise."""
+        a voice that began in the player's time, the player is asked again rather than called too
+        slow: their chant (or the name that ends it) may have been lost in the room's noise."""
         if self.phase not in (Phase.CHANT, Phase.NAME) or self.hesitation is None:
             return []
         if self.clock is None:
