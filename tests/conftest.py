@@ -40,6 +40,14 @@ def quiet(seconds: float, noisy: bool = True) -> bytes:
     return to_pcm16(floor(int(seconds * synth.SAMPLE_RATE), seed=7))
 
 
+def in_white_noise(speech, snr_db: float, before: float, after: float, seed: int = 0):
+    """`speech` (float samples) between `before` and `after` seconds of quiet, all of it in white
+    noise `snr_db` decibels under the speech itself."""
+    said = synth.join(synth.silence(before), speech, synth.silence(after))
+    return said + synth.at_snr(speech, synth.noise("white", (len(said) + 1) / synth.SAMPLE_RATE, seed)[:len(said)],
+                               snr_db)
+
+
 def floor(samples: int, seed: int):
     return FLOOR_RMS * synth.noise(FLOOR_KIND, (samples + 1) / synth.SAMPLE_RATE, seed)[:samples]
 
@@ -54,3 +62,9 @@ def talker():
 def room():
     """`quiet(seconds, noisy=True)`: a stretch with nobody speaking, as PCM bytes."""
     return quiet
+
+
+@pytest.fixture(scope="session")
+def hiss():
+    """`in_white_noise(speech, snr_db, before, after, seed=0)`: a talker in a room of steady hiss."""
+    return in_white_noise

@@ -167,17 +167,14 @@ def test_a_call_word_at_the_start_of_table_talk_plays_no_card(tmp_path, talker):
     assert not [name for name, _ in events if name in ("card", "draw")]
 
 
-def test_a_chant_lost_in_loud_noise_is_not_called_too_slow(tmp_path):
+def test_a_chant_lost_in_loud_noise_is_not_called_too_slow(tmp_path, hiss):
     """In white noise as loud as the talker the chant never stands out from the room, so it opens no
     utterance; the speech detector still hears a voice. Time runs out only on a quiet player."""
     from gm import synth
     from gm.audio import write_wav
 
-    speech = synth.speak("pooka ska ha bo", VOICES["ana"])
-    said = synth.join(synth.silence(1.0), speech, synth.silence(3.0))
-    hiss = synth.at_snr(speech, synth.noise("white", (len(said) + 1) / synth.SAMPLE_RATE, 0)[:len(said)], 0.0)
     recording, log = tmp_path / "noisy.wav", tmp_path / "events.jsonl"
-    write_wav(recording, said + hiss)
+    write_wav(recording, hiss(synth.speak("pooka ska ha bo", VOICES["ana"]), 0.0, 1.0, 3.0))
     assert main(["play", "ooga-booga", "--players", "Ana,Bo,Cy,Dee", "--input", str(recording), "--events", str(log),
                  "--mute", "--engine", "pocketsphinx", "--hesitation", "2"]) == 0
     assert [fields for name, fields in logged(log) if name == "round_lost"] == []

@@ -336,18 +336,16 @@ def test_a_grammar_without_a_word_loop_reads_the_audio_as_free_speech_too(talker
 
 
 @pytest.mark.parametrize("seed", [0, 1])
-def test_a_short_call_in_hiss_is_not_heard_as_the_hiss(seed):
+def test_a_short_call_in_hiss_is_not_heard_as_the_hiss(seed, hiss):
     """White noise 12 dB under a talker sounds like an f: a call grammar with no place for it made
     "nope" into "favor" at full confidence; short phrases now may stand between room sound."""
     from gm import synth
     from gm.audio import to_pcm16
 
-    speech = synth.speak("nope", STEADY)
-    said = synth.join(synth.silence(SETTLE), speech, synth.silence(1.0))
-    hiss = synth.at_snr(speech, synth.noise("white", (len(said) + 1) / SAMPLE_RATE, seed)[:len(said)], 12.0)
+    noisy = hiss(synth.speak("nope", STEADY), 12.0, SETTLE, 1.0, seed)
     recognizer = PocketSphinxRecognizer()
     recognizer.set_grammar(call_grammar())
-    assert [u.text for u in finals(recognize(recognizer, to_pcm16(said + hiss), 0.0))] == ["nope"]
+    assert [u.text for u in finals(recognize(recognizer, to_pcm16(noisy), 0.0))] == ["nope"]
 
 
 def test_the_utterance_is_read_again_without_the_room_sound_after_the_voice(talker, room):
@@ -391,21 +389,20 @@ def test_talk_squeezed_into_a_call_is_counted_as_speech_the_engine_could_not_nam
 
 
 @pytest.mark.parametrize("seed", [0, 1])
-def test_talk_in_noise_is_counted_as_speech_the_engine_could_not_name(seed):
+def test_talk_in_noise_is_counted_as_speech_the_engine_could_not_name(seed, hiss):
     """Talk in steady noise is quiet beside the noise in its weak sounds: counted on voices louder
     than the room, none of it was left over once squeezed into "favor". It is measured on what the
     speech detector hears, however quiet."""
     from gm import synth
     from gm.audio import to_pcm16
 
-    speech = synth.speak("the pizza should be here soon. I am going to grab a snack. my hands are sticky.", STEADY)
-    said = synth.join(synth.silence(SETTLE), speech, synth.silence(1.0))
-    hiss = synth.at_snr(speech, synth.noise("white", (len(said) + 1) / SAMPLE_RATE, seed)[:len(said)], 6.0)
+    talk = "the pizza should be here soon. I am going to grab a snack. my hands are sticky."
+    noisy = hiss(synth.speak(talk, STEADY), 6.0, SETTLE, 1.0, seed)
     recognizer = PocketSphinxRecognizer()
     recognizer.set_grammar(Grammar(tuple(Phrase.of(call, "call") for call in
                                          ("shuffle", "skip", "attack", "nope", "see the future", "draw", "favor")),
                                    room_sound=True))
-    heard = finals(recognize(recognizer, to_pcm16(said + hiss), 0.0))
+    heard = finals(recognize(recognizer, to_pcm16(noisy), 0.0))
     assert heard and all(u.best.unknown >= 1 for u in heard)
 
 
@@ -424,7 +421,7 @@ def test_talk_that_never_pauses_is_answered_in_pieces(talker, room):
     assert all(u.end - u.start <= 3.0 for u in heard)
 
 
-def test_a_voice_that_opens_no_utterance_is_reported_as_talk_with_when_it_began(talker, room):
+def test_a_voice_that_opens_no_utterance_is_reported_as_talk_with_when_it_began(talker, room, hiss):
     """A chant in white noise as loud as the talker never stands out from the room: the speech
     detector's voice is all the game master knows of it. A player heard as an utterance, closed
     early or not, is never talk as well (the next player would be asked again for nothing)."""
@@ -446,11 +443,9 @@ def test_a_voice_that_opens_no_utterance_is_reported_as_talk_with_when_it_began(
     assert any(hearing for hearing, _ in heard) and all(since is None for _, since in heard)
 
     speech = synth.speak("pooka ska ha bo", STEADY)
-    said = synth.join(synth.silence(SETTLE), speech, synth.silence(1.0))
-    hiss = synth.at_snr(speech, synth.noise("white", (len(said) + 1) / SAMPLE_RATE, 0)[:len(said)], 0.0)
     recognizer = PocketSphinxRecognizer()
     recognizer.set_vocabulary(GAME_WORDS)
-    talk = follow(recognizer, to_pcm16(said + hiss))
+    talk = follow(recognizer, to_pcm16(hiss(speech, 0.0, SETTLE, 1.0)))
     assert not any(hearing for hearing, _ in talk)
     during = talk[round(SETTLE / CHUNK_SECONDS) + 3: round((SETTLE + len(speech) / SAMPLE_RATE) / CHUNK_SECONDS)]
     assert during and all(since is not None and since <= SETTLE + 0.3 for _, since in during)
