@@ -273,9 +273,17 @@ def _session_class():
 
 
 def _timed(chunks, session):
-    """The chunks, noting when each one arrives (the clock its verdict's processing time starts from)."""
+    """The chunks, each as if it came from a microphone in real time: its processing begins when it
+    is taken, or later if the chunks before it took longer than the audio lasts (work done ahead of
+    time, such as a reading made while the talker is quiet, delays what follows it). `chunk_began`
+    is the wall clock at which that processing would have begun had the chunk been waited for."""
+    behind, previous = 0.0, None
     for chunk in chunks:
-        session.cause, session.chunk_began = "tick", time.perf_counter()
+        now = time.perf_counter()
+        if previous is not None:
+            behind = max(0.0, behind + (now - session.chunk_began - behind) - (chunk.end - previous.end))
+        session.cause, session.chunk_began = "tick", now - behind
+        previous = chunk
         yield chunk
     session.cause = "finish"
 
