@@ -5,9 +5,11 @@ import json
 import re
 import subprocess
 import sys
+from types import SimpleNamespace
 
 import pytest
 
+from gm.audio import AudioChunk
 from gm.bench import judge
 from gm.bench.corpus import Chant, build_corpus
 from gm.speech import Utterance
@@ -93,6 +95,18 @@ class TestScoring:
     def test_latency_is_stream_time_past_the_speech_end_plus_processing(self):
         record = event("chant_ok", t=12.3, wall=0.05)
         assert judge._latency(record, result(record)) == pytest.approx(0.35)
+
+    def test_a_chunk_waits_while_the_chunks_before_it_take_longer_than_the_audio_lasts(self):
+        """Chunks of 0.1 s; the second takes 0.35 s to process (a reading made ahead), the others
+        0.02 s: the third begins 0.25 s late, the fourth 0.17 s, and so on until they have caught up."""
+        took = [0.02, 0.35, 0.02, 0.02, 0.02, 0.02, 0.02]
+        chunks = [AudioChunk(round(0.1 * n, 1), bytes(3200)) for n in range(len(took))]
+        clock = iter([sum(took[:n]) for n in range(len(took) + 1)])
+        session = SimpleNamespace(cause="", chunk_began=0.0)
+        late = []
+        for n, _ in enumerate(judge._timed(chunks, session, lambda: next(clock))):
+            late.append(round(sum(took[:n]) - session.chunk_began, 3))
+        assert late == [0.0, 0.0, 0.25, 0.17, 0.09, 0.01, 0.0]
 
     def test_not_understood_is_found_by_any_not_understood_without_an_action(self):
         expected = [{"event": "not_understood", "fields": {"words": "ana", "reason": "unknown"}}]

@@ -245,7 +245,7 @@ def _session_class():
     @dataclass
     class Watched(Session):
         """A session that also keeps each output: stream time, cause (opening, hear, tick, finish), which
-        utterance caused it, and the wall-clock seconds since its chunk arrived."""
+        utterance caused it, and the wall-clock seconds since its chunk arrived (`_timed`)."""
 
         records: list = field(default_factory=list)
         cause: str = "opening"
@@ -272,14 +272,14 @@ def _session_class():
     return Watched
 
 
-def _timed(chunks, session):
+def _timed(chunks, session, clock=time.perf_counter):
     """The chunks, each as if it came from a microphone in real time: its processing begins when it
     is taken, or later if the chunks before it took longer than the audio lasts (work done ahead of
     time, such as a reading made while the talker is quiet, delays what follows it). `chunk_began`
     is the wall clock at which that processing would have begun had the chunk been waited for."""
     behind, previous = 0.0, None
     for chunk in chunks:
-        now = time.perf_counter()
+        now = clock()
         if previous is not None:
             behind = max(0.0, behind + (now - session.chunk_began - behind) - (chunk.end - previous.end))
         session.cause, session.chunk_began = "tick", now - behind
@@ -524,7 +524,8 @@ def _chant_figures(found: Figures, chants) -> None:
 
 def _latency(record: dict, result: dict) -> float:
     """Seconds from the end of the last word to the output: the stream time of the chunk it was decided
-    at, less the word's end, plus the wall-clock time that chunk took to reach it."""
+    at, less the word's end, plus the wall-clock time from that chunk's arrival to the output (the
+    wait behind slower chunks included)."""
     return record["t"] - (result["offset"] + result["speech_end"]) + record["wall"]
 
 
@@ -689,7 +690,7 @@ def _sections(m: Figures) -> list[str]:
     lines += ["### Latency and cost", "",
               f"Latency: from the end of the last word (where the talker's sound falls {LAST_WORD_DB:g} dB under "
               "its loudest) to the event, as the stream time of the chunk it was decided at plus that chunk's "
-              "processing time. Late chants (lost to the hesitation limit before they start) are left out.", ""]
+              "processing time and any wait behind chunks before it that took longer than their audio lasts. Late chants (lost to the hesitation limit before they start) are left out.", ""]
     lines += markdown_table(("figure", "value"), [
         ("verdict latency, median (ms)", ms(_quantile(m.latency, 0.5))),
         ("verdict latency, p95 (ms)", ms(_quantile(m.latency, 0.95))),
