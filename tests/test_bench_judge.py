@@ -129,6 +129,19 @@ class TestScoring:
         assert judge._signature(answer[:2]) == ()
 
 
+def test_the_chatter_that_once_crashed_pocketsphinx_is_judged():
+    """Table talk that pauses and goes on, heard by the Ooga Booga referee: read ahead in each pause,
+    then decoded live again. Fed seconds of it at once, the live decoding crashed the process."""
+    from gm.audio import to_pcm16
+    from gm.recognizers import open_recognizer
+
+    sample = next(s for s in CORPUS if s.id == "chatter-en-0426")
+    recognizer, _ = open_recognizer("pocketsphinx", "en")
+    result = judge.judge_sample(recognizer, sample, judge.tables_for(sample)[0], to_pcm16(sample.audio()), 0.0,
+                                judge._session_class())
+    assert result["heard"] and not judge._actions(result)
+
+
 @pytest.fixture(scope="module")
 def small_run(tmp_path_factory):
     folder = tmp_path_factory.mktemp("judge")

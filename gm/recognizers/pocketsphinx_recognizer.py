@@ -14,8 +14,10 @@ against "right | wrong" never came out) and building it cost more than decoding 
 as much, cmusphinx/pocketsphinx#318). Without the lattice there are no posteriors and no n-best list,
 so a word's confidence comes from how well its own frames fit the model (`confidence_of`).
 
-Rival readings (`Utterance.rival`) are decoded only when a judge asks for them: a sure verdict
-costs one decode after the talker stops, not one per kind of phrase.
+Each utterance is read again as a whole (words with times and confidences) once the talker has
+been quiet for a moment, while the gate waits out its hangover; if the talker goes on, the live
+decoding starts again. Rival readings (`Utterance.rival`) are decoded only when a judge asks for
+them: a sure verdict costs one decode after the talker stops, not one per kind of phrase.
 """
 
 from __future__ import annotations
@@ -82,6 +84,12 @@ class GateSettings:
     tail: float = 0.35
     """Audio kept after the last voiced frame when the utterance is read again as a whole: the rest
     of the hangover is room sound, which the decoder would hear as words (and pay for)."""
+    read_ahead: float = 0.15
+    """Seconds of quiet after which the utterance is read as a whole while the hangover runs (with
+    the room sound heard so far, up to the `tail`): its closing then costs no decoding, and a
+    reading that completes a call or chant may close it before the hangover ends. Each time the
+    talker goes on after such a reading, the next one waits twice as long: a talker who pauses
+    between words costs a few readings, not one per pause."""
     vad_mode: int = 3
     """PocketSphinx VAD aggressiveness, 0 (loose) to 3 (strict)."""
     over_room: float = 6.0
@@ -115,6 +123,15 @@ class SearchSettings:
     hiss: tuple[str, ...] = ("F", "S", "SH")
     """Pronunciations of `HISS`, the room sound a short phrase may stand between (`Grammar.room_sound`);
     empty: none."""
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """An utterance read as a whole: the best reading (None: nothing heard) and the audio it was read
+    from (rival readings read the same audio)."""
+
+    best: Hypothesis | None
+    audio: bytes
 
 
 @dataclass(frozen=True)
@@ -276,6 +293,15 @@ class PocketSphinxRecognizer(Recognizer):
         quiet (the speech gate alone asks whether a voice is louder than the room)."""
         self._heard = 0
         """How many utterances have closed: a rival reading is made only for the last one."""
+        self._ahead: _Reading | None = None
+        """The utterance read ahead, once the talker had been quiet for `GateSettings.read_ahead` (the
+        live decoding stops then): None while the live decoding goes on."""
+        self._read_ahead_bytes = round(gate.read_ahead * SAMPLE_RATE) * 2
+        self._quiet_to_read = self._read_ahead_bytes
+        """How much quiet reads this utterance ahead (it doubles each time the talker goes on)."""
+        self._normalization_at_start = ""
+        """The running feature mean when the utterance began: the live decoding starts again from it
+        if the talker goes on after the reading was made."""
 
     # Vocabulary -----------------------------------------------------------------------------
 
@@ -389,10 +415,14 @@ class PocketSphinxRecognizer(Recognizer):
             elif self._talk.push(speech) == "start":
                 self._talk_since = round(self._clock - self._gate.settings.window, 3)
             if self._utterance_start is not None:
+                if speech and self._ahead is not None:
+                    self._listen_again()
                 self._decode(frame)
                 self._voiced.append(speech)
                 if speech:
                     self._voiced_bytes = len(self._audio)
+                elif self._ahead is None and len(self._audio) >= self._voiced_bytes + self._quiet_to_read:
+                    self._ahead = self._read(self._utterance_start)
                 if change == "end" or len(self._audio) >= self._longest_bytes:
                     final = self.end_utterance()
                     if final is not None:
@@ -417,7 +447,9 @@ class PocketSphinxRecognizer(Recognizer):
         self._utterance_start = self._clock - len(kept) / 2 / SAMPLE_RATE
         self._partial = ()
         self._audio = bytearray()
+        self._ahead, self._quiet_to_read = None, self._read_ahead_bytes
         if self._listening is not None:
+            self._normalization_at_start = self._decoder.get_cmn(False)
             self._decoder.start_utt()
             self._decode(kept)
         self._voiced_bytes = len(self._audio)
@@ -425,7 +457,30 @@ class PocketSphinxRecognizer(Recognizer):
     def _decode(self, pcm: bytes) -> None:
         if self._listening is not None and pcm:
             self._audio += pcm
-            self._decoder.process_raw(pcm, False, False)
+            if self._ahead is None:
+                self._decoder.process_raw(pcm, False, False)
+
+    def _listen_again(self) -> None:
+        """The talker goes on after the utterance was read ahead: decode it live again from its
+        start (partial results are of the whole utterance), as if it had never stopped. Fed a frame
+        at a time as live audio is: PocketSphinx crashed on seconds of audio fed at once to a live
+        decoding (a chatter sample of the judging benchmark)."""
+        self._ahead, self._quiet_to_read = None, self._quiet_to_read * 2
+        self._decoder.set_cmn(self._normalization_at_start)
+        self._decoder.start_utt()
+        size = self._frame_bytes
+        for at in range(0, len(self._audio), size):
+            self._decoder.process_raw(bytes(self._audio[at:at + size]), False, False)
+
+    def _read(self, start: float) -> _Reading:
+        """End the live decoding and decode the utterance again, the whole of it at once (up to the
+        `tail` after its last voiced frame), for words with times and confidences: the running
+        guess has text only. A second decode that hears nothing but noise gives no words; the
+        running guess then stands, with no confidence to show for it."""
+        running = self._guess(start, self._clock)
+        self._decoder.end_utt()
+        audio = bytes(self._audio[:self._voiced_bytes + self._tail_bytes])
+        return _Reading(self._reread(audio, self._listening, self._listening.search, start) or running, audio)
 
     def end_utterance(self, skip_rest: bool = False) -> Utterance | None:
         """Close the current utterance now (for instance when a partial already holds all that is
@@ -457,14 +512,9 @@ class PocketSphinxRecognizer(Recognizer):
         self._partial = ()
         if self._listening is None:
             return None
-        running = self._guess(start, self._clock)
-        self._decoder.end_utt()
+        reading, self._ahead = self._ahead or self._read(start), None
         self._heard += 1
-        # Decode again, the whole utterance at once, for words with times and confidences (the
-        # running guess has text only). A second decode that hears nothing but noise gives no
-        # words; the running guess then stands, with no confidence to show for it.
-        audio, listening = bytes(self._audio[:self._voiced_bytes + self._tail_bytes]), self._listening
-        best = self._reread(audio, listening, listening.search, start) or running
+        best, audio, listening = reading.best, reading.audio, self._listening
         if best is None:
             return None
         talk = unnamed_speech(best.words, start, self._voiced, self._frame_seconds)
@@ -530,11 +580,11 @@ class PocketSphinxRecognizer(Recognizer):
         return Hypothesis(words, 0.0, self._kind(texts))
 
     def _partial_result(self) -> Utterance | None:
-        """The running guess, when its words changed (the final result has real times and
-        confidences)."""
+        """The running guess, or the reading made ahead, when its words changed (the final result
+        has real times and confidences)."""
         if self._listening is None:
             return None
-        guess = self._guess(self._utterance_start, self._clock)
+        guess = self._ahead.best if self._ahead is not None else self._guess(self._utterance_start, self._clock)
         if guess is None or guess.texts == self._partial:
             return None
         self._partial = guess.texts
@@ -565,7 +615,7 @@ class PocketSphinxRecognizer(Recognizer):
         return self._listening.grammar.kind_of(texts) if self._listening is not None else ""
 
     def close(self) -> None:
-        if self._utterance_start is not None and self._listening is not None:
+        if self._utterance_start is not None and self._listening is not None and self._ahead is None:
             self._decoder.end_utt()
         self._utterance_start = None
 
