@@ -23,18 +23,19 @@ STEADY = Voice("piper", varied=False)
 
 # Phrases each voice gets right (synthesis and decoding are deterministic), each the first words a
 # new recognizer hears. Left out because they come back wrong: piper "ooga booga" ("iga booga"),
-# "pooka ska ha bo" ("pooka ska bo"), "whose turn" ("whose turn nope"); espeak-us "pooka ska ha
-# bo", "see the future", "exploding kitten" ("exploding aki the"); espeak-gb "pooka ska ha bo",
-# "attack", "see the future", "whose turn", "draw" ("draw the"). A word loop lets any word follow
-# any other: the games listen with phrase grammars instead. A first utterance is read from a
-# running feature mean that has heard little yet: read as soon as the talker is quiet, piper's
-# "whose turn" and espeak-gb's "draw" came back wrong, espeak-us "draw" right.
+# "pooka ska ha bo" ("booga ska bo"), "defuse" ("defuse skip"); espeak-us "pooka ska ha bo",
+# "see the future", "exploding kitten" ("exploding aki the"), "draw" ("draw favor"), "whose turn"
+# ("whose targeted"); espeak-gb "pooka ska ha bo", "attack", "see the future", "whose turn". A
+# word loop lets any word follow any other: the games listen with phrase grammars instead. A first
+# utterance is read from a running feature mean that has heard little yet, and reading it as soon
+# as its tail is heard (before the hangover's room sound) lost piper's "defuse" and espeak-us's
+# "whose turn" here; in a game the mean has settled (BENCHMARKS.md).
 HEARD_RIGHT = {
-    "piper": ["attack", "nope", "see the future", "exploding kitten", "defuse", "draw", "skip",
-              "shuffle", "toto kiki moki"],
-    "espeak-us": ["ooga booga", "attack", "nope", "defuse", "draw", "skip", "shuffle", "whose turn",
+    "piper": ["attack", "nope", "see the future", "exploding kitten", "draw", "skip", "shuffle",
+              "whose turn", "toto kiki moki"],
+    "espeak-us": ["ooga booga", "attack", "nope", "defuse", "skip", "shuffle", "toto kiki moki"],
+    "espeak-gb": ["ooga booga", "nope", "exploding kitten", "defuse", "draw", "skip", "shuffle",
                   "toto kiki moki"],
-    "espeak-gb": ["ooga booga", "nope", "exploding kitten", "defuse", "skip", "shuffle", "toto kiki moki"],
 }
 
 
@@ -142,13 +143,13 @@ class TestStreaming:
         assert recognizer.end_utterance() is None
 
     def test_feed_takes_chunks_of_any_length(self, talker, room):
-        pcm = room(SETTLE) + talker("defuse")
+        pcm = room(SETTLE) + talker("shuffle")
         results = []
         for chunk_seconds in (0.01, 0.0317, 0.25):
             recognizer = PocketSphinxRecognizer()
             recognizer.set_vocabulary(GAME_WORDS)
             results.append([u.text for u in finals(recognize(recognizer, pcm, chunk_seconds=chunk_seconds))])
-        assert results == [["defuse"]] * 3
+        assert results == [["shuffle"]] * 3
 
 
 def recognize_without_closing(recognizer, pcm: bytes) -> list[Utterance]:
@@ -352,16 +353,21 @@ def test_a_short_call_in_hiss_is_not_heard_as_the_hiss(seed, hiss):
 
 
 class ReadCounting(PocketSphinxRecognizer):
-    """A recognizer that notes each time it reads an utterance as a whole: how much audio, and when
-    (stream seconds)."""
+    """A recognizer that notes each time it reads an utterance as a whole (how much audio, and when)
+    and when it closes one (stream seconds)."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.reads: list[tuple[float, float]] = []
+        self.closes: list[float] = []
 
     def _reread(self, audio, *rest, **kw):
         self.reads.append((seconds(audio), self._clock))
         return super()._reread(audio, *rest, **kw)
+
+    def _finish(self):
+        self.closes.append(self._clock)
+        return super()._finish()
 
 
 def test_the_utterance_is_read_again_without_the_room_sound_after_the_voice(talker, room):
@@ -377,15 +383,15 @@ def test_the_utterance_is_read_again_without_the_room_sound_after_the_voice(talk
 
 
 def test_the_utterance_is_read_while_the_gate_waits_out_its_hangover(talker, room):
-    """Read once the talker has been quiet a moment, not when the gate closes 0.7 s later: closing
-    then costs no decoding."""
+    """Read once the room sound after the voice that a reading keeps has been heard, not when the
+    gate closes 0.7 s after the voice: closing then costs no decoding."""
     recognizer = ReadCounting()
     recognizer.set_vocabulary(GAME_WORDS)
     spoken = talker("see the future", lead_in=0.0, tail=0.0)
     heard = hear(recognizer, room, spoken + room(1.5))
     assert [u.text for u in finals(heard)] == ["see the future"]
-    (read_at,) = [at for _, at in recognizer.reads]
-    assert read_at < SETTLE + seconds(spoken) + GateSettings().hangover / 2
+    (read_at,), (closed_at,) = [at for _, at in recognizer.reads], recognizer.closes
+    assert read_at < closed_at - 0.1
 
 
 def test_a_reading_that_changes_the_running_guess_comes_out_as_a_partial(talker, room):
@@ -402,12 +408,12 @@ def test_a_reading_that_changes_the_running_guess_comes_out_as_a_partial(talker,
 
 
 def test_a_talker_who_goes_on_after_the_reading_is_heard_whole(talker, room):
-    """A pause longer than the moment the reading waits for, shorter than the gate's hangover:
+    """A pause longer than the quiet a reading waits for, shorter than the gate's hangover:
     "favor ... bo" is one call, read again when the talker stops for good."""
     recognizer = ReadCounting()
     recognizer.set_vocabulary(GAME_WORDS)
     pause = 0.45
-    assert GateSettings().read_ahead < pause < GateSettings().hangover
+    assert GateSettings().tail < pause < GateSettings().hangover
     heard = hear(recognizer, room, talker("favor", tail=0.0) + room(pause) + talker("bo", lead_in=0.0))
     assert [u.text for u in finals(heard)] == ["favor bo"]
     assert len(recognizer.reads) == 2

@@ -15,9 +15,9 @@ as much, cmusphinx/pocketsphinx#318). Without the lattice there are no posterior
 so a word's confidence comes from how well its own frames fit the model (`confidence_of`).
 
 Each utterance is read again as a whole (words with times and confidences) once the talker has
-been quiet for a moment, while the gate waits out its hangover; if the talker goes on, the live
-decoding starts again. Rival readings (`Utterance.rival`) are decoded only when a judge asks for
-them: a sure verdict costs one decode after the talker stops, not one per kind of phrase.
+been quiet for `GateSettings.tail`, while the gate waits out its hangover; if the talker goes on,
+the live decoding starts again. Rival readings (`Utterance.rival`) are decoded only when a judge
+asks for them: a sure verdict costs no decode after the gate closes, not one per kind of phrase.
 """
 
 from __future__ import annotations
@@ -83,13 +83,11 @@ class GateSettings:
     """Audio kept from before the detected start, so the first consonant is not lost."""
     tail: float = 0.35
     """Audio kept after the last voiced frame when the utterance is read again as a whole: the rest
-    of the hangover is room sound, which the decoder would hear as words (and pay for)."""
-    read_ahead: float = 0.15
-    """Seconds of quiet after which the utterance is read as a whole while the hangover runs (with
-    the room sound heard so far, up to the `tail`): its closing then costs no decoding, and a
-    reading that completes a call or chant may close it before the hangover ends. Each time the
-    talker goes on after such a reading, the next one waits twice as long: a talker who pauses
-    between words costs a few readings, not one per pause."""
+    of the hangover is room sound, which the decoder would hear as words (and pay for). The
+    utterance is read as soon as its tail has been heard, while the hangover runs: its closing then
+    costs no decoding, and a reading that completes a call or chant may close it before the
+    hangover ends. Each time the talker goes on after such a reading, the next one waits for twice
+    as much quiet: a talker who pauses between words costs a few readings, not one per pause."""
     vad_mode: int = 3
     """PocketSphinx VAD aggressiveness, 0 (loose) to 3 (strict)."""
     over_room: float = 6.0
@@ -294,10 +292,9 @@ class PocketSphinxRecognizer(Recognizer):
         self._heard = 0
         """How many utterances have closed: a rival reading is made only for the last one."""
         self._ahead: _Reading | None = None
-        """The utterance read ahead, once the talker had been quiet for `GateSettings.read_ahead` (the
-        live decoding stops then): None while the live decoding goes on."""
-        self._read_ahead_bytes = round(gate.read_ahead * SAMPLE_RATE) * 2
-        self._quiet_to_read = self._read_ahead_bytes
+        """The utterance read ahead, once its `tail` had been heard (the live decoding stops then):
+        None while the live decoding goes on."""
+        self._quiet_to_read = self._tail_bytes
         """How much quiet reads this utterance ahead (it doubles each time the talker goes on)."""
         self._normalization_at_start = ""
         """The running feature mean when the utterance began: the live decoding starts again from it
@@ -447,7 +444,7 @@ class PocketSphinxRecognizer(Recognizer):
         self._utterance_start = self._clock - len(kept) / 2 / SAMPLE_RATE
         self._partial = ()
         self._audio = bytearray()
-        self._ahead, self._quiet_to_read = None, self._read_ahead_bytes
+        self._ahead, self._quiet_to_read = None, self._tail_bytes
         if self._listening is not None:
             self._normalization_at_start = self._decoder.get_cmn(False)
             self._decoder.start_utt()
