@@ -130,8 +130,9 @@ class TestScoring:
 
 
 def test_the_chatter_that_once_crashed_pocketsphinx_is_judged():
-    """Table talk that pauses and goes on, heard by the Ooga Booga referee: read ahead in each pause,
-    then decoded live again. Fed seconds of it at once, the live decoding crashed the process."""
+    """Table talk that pauses and goes on, heard by the Ooga Booga referee: read ahead in a pause,
+    then decoded live again. (Going on by decoding all its audio so far at once crashed PocketSphinx
+    on this sample.)"""
     from gm.audio import to_pcm16
     from gm.recognizers import open_recognizer
 

@@ -296,9 +296,9 @@ class PocketSphinxRecognizer(Recognizer):
         None while the live decoding goes on."""
         self._quiet_to_read = self._tail_bytes
         """How much quiet reads this utterance ahead (it doubles each time the talker goes on)."""
-        self._normalization_at_start = ""
-        """The running feature mean when the utterance began: the live decoding starts again from it
-        if the talker goes on after the reading was made."""
+        self._read_before: tuple[str, ...] = ()
+        """The words of the utterance's last reading ahead, when the talker went on after it: the
+        running guess of what they say next follows them."""
 
     # Vocabulary -----------------------------------------------------------------------------
 
@@ -444,9 +444,8 @@ class PocketSphinxRecognizer(Recognizer):
         self._utterance_start = self._clock - len(kept) / 2 / SAMPLE_RATE
         self._partial = ()
         self._audio = bytearray()
-        self._ahead, self._quiet_to_read = None, self._tail_bytes
+        self._ahead, self._quiet_to_read, self._read_before = None, self._tail_bytes, ()
         if self._listening is not None:
-            self._normalization_at_start = self._decoder.get_cmn(False)
             self._decoder.start_utt()
             self._decode(kept)
         self._voiced_bytes = len(self._audio)
@@ -458,16 +457,12 @@ class PocketSphinxRecognizer(Recognizer):
                 self._decoder.process_raw(pcm, False, False)
 
     def _listen_again(self) -> None:
-        """The talker goes on after the utterance was read ahead: decode it live again from its
-        start (partial results are of the whole utterance), as if it had never stopped. Fed a frame
-        at a time as live audio is: PocketSphinx crashed on seconds of audio fed at once to a live
-        decoding (a chatter sample of the judging benchmark)."""
+        """The talker goes on after the utterance was read ahead: decode live again from here, the
+        running guess being the reading's words and then what the live decoding hears (the whole
+        utterance is read again when the talker stops)."""
+        self._read_before = self._ahead.best.texts if self._ahead.best is not None else ()
         self._ahead, self._quiet_to_read = None, self._quiet_to_read * 2
-        self._decoder.set_cmn(self._normalization_at_start)
         self._decoder.start_utt()
-        size = self._frame_bytes
-        for at in range(0, len(self._audio), size):
-            self._decoder.process_raw(bytes(self._audio[at:at + size]), False, False)
 
     def _read(self, start: float) -> _Reading:
         """End the live decoding and decode the utterance again, the whole of it at once (up to the
@@ -568,7 +563,7 @@ class PocketSphinxRecognizer(Recognizer):
         """The running hypothesis from its text alone (reading word segments costs more than
         decoding): its words share out the time heard and carry no confidence."""
         hyp = self._decoder.hyp()
-        texts = tuple(w for w in map(_word, hyp.hypstr.split()) if w is not None) if hyp else ()
+        texts = self._read_before + (tuple(w for w in map(_word, hyp.hypstr.split()) if w is not None) if hyp else ())
         if not texts:
             return None
         step = (end - start) / len(texts)
