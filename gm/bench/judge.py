@@ -273,15 +273,16 @@ def _session_class():
 
 
 def _timed(chunks, session, clock=time.perf_counter):
-    """The chunks, each as if it came from a microphone in real time: its processing begins when it
-    is taken, or later if the chunks before it took longer than the audio lasts (work done ahead of
-    time, such as a reading made while the talker is quiet, delays what follows it). `chunk_began`
-    is the wall clock at which that processing would have begun had the chunk been waited for."""
+    """The chunks as a microphone gives them, in real time: each one's processing begins when it is
+    taken or, if the chunks before it took longer than their audio lasts, that much later (work done
+    ahead, such as reading an utterance while the talker is quiet, delays the chunks after it).
+    `chunk_began`: when, on the wall clock, a live session would have begun on the chunk."""
     behind, previous = 0.0, None
     for chunk in chunks:
         now = clock()
         if previous is not None:
-            behind = max(0.0, behind + (now - session.chunk_began - behind) - (chunk.end - previous.end))
+            # How late the chunk before began, plus how long it took, less how long this one lasts.
+            behind = max(0.0, now - session.chunk_began - (chunk.end - previous.end))
         session.cause, session.chunk_began = "tick", now - behind
         previous = chunk
         yield chunk
@@ -690,7 +691,8 @@ def _sections(m: Figures) -> list[str]:
     lines += ["### Latency and cost", "",
               f"Latency: from the end of the last word (where the talker's sound falls {LAST_WORD_DB:g} dB under "
               "its loudest) to the event, as the stream time of the chunk it was decided at plus that chunk's "
-              "processing time and any wait behind chunks before it that took longer than their audio lasts. Late chants (lost to the hesitation limit before they start) are left out.", ""]
+              "processing time and any wait behind chunks before it that took longer than their audio lasts. "
+              "Late chants (lost to the hesitation limit before they start) are left out.", ""]
     lines += markdown_table(("figure", "value"), [
         ("verdict latency, median (ms)", ms(_quantile(m.latency, 0.5))),
         ("verdict latency, p95 (ms)", ms(_quantile(m.latency, 0.95))),

@@ -563,7 +563,8 @@ class PocketSphinxRecognizer(Recognizer):
         """The running hypothesis from its text alone (reading word segments costs more than
         decoding): its words share out the time heard and carry no confidence."""
         hyp = self._decoder.hyp()
-        texts = self._read_before + (tuple(w for w in map(_word, hyp.hypstr.split()) if w is not None) if hyp else ())
+        live = tuple(w for w in map(_word, hyp.hypstr.split()) if w is not None) if hyp else ()
+        texts = self._read_before + live
         if not texts:
             return None
         step = (end - start) / len(texts)
