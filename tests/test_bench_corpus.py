@@ -8,8 +8,8 @@ import sys
 import numpy as np
 import pytest
 
-from gm.bench.corpus import (CLEAN, LATE_LEAD_IN, LEAD_IN, MISTAKES, NOISES, SNRS, TAIL, Call, Chant, Chatter,
-                             build_corpus, load_words, vocabulary)
+from gm.bench.corpus import (CLEAN, LATE_LEAD_IN, LEAD_IN, MISTAKES, NOISES, PITCHES, SNRS, TAIL, Call, Chant,
+                             Chatter, build_corpus, load_words, talker_groups, vocabulary)
 from gm.speech import SAMPLE_RATE, normalize_words
 from gm.synth import PIPER, Voice, rms
 
@@ -150,6 +150,16 @@ class TestVoicesAndRooms:
         assert any(v.reverb for v in english) and any(v.tempo != 1.0 for v in english)
         assert any(v.word_gap for v in english)
 
+    def test_every_talker_falls_in_one_synthesizer_group_and_one_pitch_group(self):
+        groups = dict(talker_groups())
+        pitches = [name for name in groups if "pitch" in name]
+        assert pitches == ["pitch shift -4", "pitch shift -2", "no pitch shift", "pitch shift +2", "pitch shift +3"]
+        for voice in {s.voice for s in FULL if s.language == "en"}:
+            assert [g for g in ("piper", "espeak") if groups[g](voice)] == [voice.engine]
+            assert [p for p in pitches if groups[p](voice)] == [pitches[sorted(set(PITCHES)).index(voice.pitch)]]
+            assert groups["no sox effects"](voice) == (not voice.pitch and voice.tempo == 1.0 and not voice.reverb)
+        assert {s.voice.pitch for s in FULL if s.language == "en"} == set(PITCHES)
+
 
 class TestSmallMode:
     def test_a_few_dozen_utterances_of_every_kind(self):
@@ -217,7 +227,8 @@ class TestBenchListen:
         assert result.returncode == 0, result.stdout + result.stderr
         for engine in ("## pocketsphinx", "## vosk"):
             section = result.stdout.split(engine, 1)[1].split("\n## ", 1)[0]
-            for figure in ("model load (s)", "real-time factor, CPU time, 1 core", "peak RSS (MB)", "word accuracy"):
+            for figure in ("model load (s)", "real-time factor, CPU time, 1 core", "peak RSS (MB)", "word accuracy",
+                           "talker: espeak"):
                 assert figure in section, f"{engine}: no {figure}"
             assert "not measured" not in section
         assert "Korean" in result.stdout

@@ -18,7 +18,7 @@ import random
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Union
+from typing import Callable, Union
 
 import numpy as np
 
@@ -41,6 +41,10 @@ MISTAKES = ("none", "skip", "swap", "wrong", "ha_on_last", "late")
 """How a chant goes wrong: not at all; a chain word left out; two neighbours swapped; a chain word
 replaced by another card word; "ha" instead of "ooga booga" on a last card; a right chant after a long
 silence (the talker hesitated)."""
+
+PITCHES = (0.0, 0.0, -2.0, 2.0, -4.0, 3.0)
+"""Semitones sox shifts a talker by (0 twice: half the talkers keep their own pitch). sox shifts the
+whole spectrum, formants with the pitch: -4 is a vocal tract a quarter longer, beyond most grown men."""
 
 LEAD_IN = 0.3
 """Seconds of room sound before a talker starts."""
@@ -262,7 +266,7 @@ def _chant(rng: random.Random, words: Words, mistake: str) -> tuple[Chant, tuple
 def _voice(rng: random.Random, language: str) -> Voice:
     """A talker: Piper at several speaking rates, or an espeak-ng voice at several speeds, pitches and
     word gaps; then sox pitch, tempo and room reverb on top."""
-    pitch = rng.choice((0.0, 0.0, -2.0, 2.0, -4.0, 3.0))
+    pitch = rng.choice(PITCHES)
     tempo = rng.choice((1.0, 1.0, 0.9, 1.1))
     reverb = rng.choice((0, 0, 25, 50))
     if language == "en" and rng.random() < 0.5:
@@ -271,6 +275,18 @@ def _voice(rng: random.Random, language: str) -> Voice:
     name = rng.choice(("en-us", "en-gb", "en-us+m7", "en-us+f4", "en+m3")) if language == "en" else language
     return Voice("espeak", name, speed=rng.choice((140, 150, 160, 175, 190)), word_gap=rng.choice((0, 0, 2, 5)),
                  pitch=pitch, tempo=tempo, reverb=reverb)
+
+
+def talker_groups() -> list[tuple[str, Callable[[Voice], bool]]]:
+    """Ways to split the talkers for a report, each a name and a test of a sample's voice: by
+    synthesizer, by each sox pitch shift, by the other sox effects."""
+    groups = [(engine, lambda v, e=engine: v.engine == e) for engine in ("piper", "espeak")]
+    groups.append(("no sox effects", lambda v: not (v.pitch or v.tempo != 1.0 or v.reverb)))
+    groups += [(f"pitch shift {shift:+g}" if shift else "no pitch shift", lambda v, p=shift: v.pitch == p)
+               for shift in sorted(set(PITCHES))]
+    groups.append(("tempo changed", lambda v: v.tempo != 1.0))
+    groups.append(("reverb", lambda v: bool(v.reverb)))
+    return groups
 
 
 def _room(rng: random.Random) -> tuple[str, float | None]:

@@ -420,6 +420,8 @@ class Figures:
     """Verdicts per condition: (condition, chants, right, again, wrong verdict, none)."""
     mistakes: list = field(default_factory=list)
     """Right verdicts per kind of mistake: (mistake, chants, right)."""
+    talkers: list = field(default_factory=list)
+    """Right verdicts per kind of talker: (talker, chants, right, clean chants, right of those)."""
     right: dict = field(default_factory=dict)
     false_lose: float | None = None
     right_chants: int = 0
@@ -487,7 +489,7 @@ def is_right(sample, result: dict) -> bool:
 
 
 def _chant_figures(found: Figures, chants) -> None:
-    from gm.bench.corpus import MISTAKES
+    from gm.bench.corpus import MISTAKES, talker_groups
 
     if not chants:
         return
@@ -505,6 +507,12 @@ def _chant_figures(found: Figures, chants) -> None:
         pairs = [(s, r) for s, r in chants if s.label.mistake == mistake]
         if pairs:
             found.mistakes.append((mistake, len(pairs), sum(is_right(s, r) for s, r in pairs) / len(pairs)))
+    for name, test in talker_groups():
+        pairs = [(s, r) for s, r in chants if test(s.voice)]
+        clean = [(s, r) for s, r in pairs if s.snr is None]
+        if pairs:
+            found.talkers.append((name, len(pairs), sum(is_right(s, r) for s, r in pairs) / len(pairs), len(clean),
+                                  sum(is_right(s, r) for s, r in clean) / len(clean) if clean else None))
     right = [r for s, r in chants if s.label.mistake == "none"]
     wrong = [r for s, r in chants if s.label.mistake != "none"]
     if right:
@@ -663,6 +671,8 @@ def _sections(m: Figures) -> list[str]:
                         [(c, str(n), *(pct(v) for v in values)) for c, n, *values in m.rows]) + [""]
         lines += markdown_table(("mistake", "chants", "right verdicts"),
                         [(k, str(n), pct(v)) for k, n, v in m.mistakes]) + [""]
+        lines += markdown_table(("talker", "chants", "right verdicts", "clean chants", "right verdicts, clean"),
+                        [(k, str(n), pct(v), str(nc), pct(vc)) for k, n, v, nc, vc in m.talkers]) + [""]
         lines += markdown_table(("chant figure", "value"), [
             ("false \"you lose\" on right chants", pct(m.false_lose) if m.false_lose is None else
              f"{pct(m.false_lose)} ({round(m.false_lose * m.right_chants)} of {m.right_chants})"),

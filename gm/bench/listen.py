@@ -261,7 +261,7 @@ def _verdict(ok: bool) -> str:
 
 def _accuracy(m: Measured, by_id: dict) -> list[str]:
     """Word accuracy (1 - word error rate) and exact utterances, by kind, room and talker; chatter heard as game words."""
-    from gm.bench.corpus import MISTAKES
+    from gm.bench.corpus import MISTAKES, talker_groups
 
     heard = [(by_id[r["id"]], r) for r in m.full["results"]]
     spoken = [(s, r) for s, r in heard if s.kind != "chatter"]
@@ -284,12 +284,8 @@ def _accuracy(m: Measured, by_id: dict) -> list[str]:
         row(f"room: {room}", [(s, r) for s, r in spoken if s.noise == room])
     for snr in sorted({s.snr for s, _ in spoken if s.snr is not None}, reverse=True):
         row(f"SNR {snr:g} dB", [(s, r) for s, r in spoken if s.snr == snr])
-    for engine in ("piper", "espeak"):
-        row(f"talker: {engine}", [(s, r) for s, r in spoken if s.voice.engine == engine])
-    row("talker: no sox effects", [(s, r) for s, r in spoken if not _effects(s.voice)])
-    row("talker: pitch shifted", [(s, r) for s, r in spoken if s.voice.pitch])
-    row("talker: tempo changed", [(s, r) for s, r in spoken if s.voice.tempo != 1.0])
-    row("talker: reverb", [(s, r) for s, r in spoken if s.voice.reverb])
+    for name, test in talker_groups():
+        row(f"talker: {name}", [(s, r) for s, r in spoken if test(s.voice)])
     lines = markdown_table(("utterances", "count", "word accuracy", "exact"), rows)
 
     chatter = [(s, r) for s, r in heard if s.kind == "chatter"]
@@ -302,10 +298,6 @@ def _accuracy(m: Measured, by_id: dict) -> list[str]:
                          f"{sum(len(r['heard']) for _, r in pairs) / minutes:.1f}"))
         lines += [""] + markdown_table(("chatter heard with", "stretches", "with game words", "game words per minute"), rows)
     return lines
-
-
-def _effects(voice) -> bool:
-    return bool(voice.pitch or voice.tempo != 1.0 or voice.reverb)
 
 
 def markdown_table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> list[str]:
