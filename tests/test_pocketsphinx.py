@@ -8,8 +8,8 @@ import math
 import pytest
 
 from gm.pipeline import recognize
-from gm.recognizers.pocketsphinx_recognizer import (GateSettings, PocketSphinxRecognizer, RoomLevel, SpeechGate,
-                                                     confidence_of)
+from gm.recognizers.pocketsphinx_recognizer import (LIVE_READING, GateSettings, PocketSphinxRecognizer, RoomLevel,
+                                                     SpeechGate, confidence_of)
 from gm.speech import FREE, SAMPLE_RATE, Grammar, Phrase, Utterance
 from gm.synth import Voice
 
@@ -29,11 +29,13 @@ STEADY = Voice("piper", varied=False)
 # word loop lets any word follow any other: the games listen with phrase grammars instead. A first
 # utterance is read from a running feature mean that has heard little yet, and reading it as soon
 # as its tail is heard (before the hangover's room sound) lost piper's "defuse" and espeak-us's
-# "whose turn" here; in a game the mean has settled (BENCHMARKS.md).
+# "whose turn" here; reading one as long as a chant from the live decoding, whose mean has not
+# heard it yet, lost espeak-us's "toto kiki moki" ("shuffle bo kiki moki"). In a game the mean has
+# settled (BENCHMARKS.md).
 HEARD_RIGHT = {
     "piper": ["attack", "nope", "see the future", "exploding kitten", "draw", "skip", "shuffle",
               "whose turn", "toto kiki moki"],
-    "espeak-us": ["ooga booga", "attack", "nope", "defuse", "skip", "shuffle", "toto kiki moki"],
+    "espeak-us": ["ooga booga", "attack", "nope", "defuse", "skip", "shuffle"],
     "espeak-gb": ["ooga booga", "nope", "exploding kitten", "defuse", "draw", "skip", "shuffle",
                   "toto kiki moki"],
 }
@@ -353,25 +355,31 @@ def test_a_short_call_in_hiss_is_not_heard_as_the_hiss(seed, hiss):
 
 
 class ReadCounting(PocketSphinxRecognizer):
-    """A recognizer that notes each time it reads an utterance as a whole (how much audio, and when)
-    and when it closes one (stream seconds)."""
+    """A recognizer that notes each time it reads an utterance (how much audio, and when), each time
+    it decodes an utterance again for that, and when it closes one (stream seconds)."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.reads: list[tuple[float, float]] = []
+        self.decodes = 0
         self.closes: list[float] = []
 
-    def _reread(self, audio, *rest, **kw):
-        self.reads.append((seconds(audio), self._clock))
-        return super()._reread(audio, *rest, **kw)
+    def _read(self, start):
+        reading = super()._read(start)
+        self.reads.append((seconds(reading.audio), self._clock))
+        return reading
+
+    def _reread(self, *args, **kw):
+        self.decodes += 1
+        return super()._reread(*args, **kw)
 
     def _finish(self):
         self.closes.append(self._clock)
         return super()._finish()
 
 
-def test_the_utterance_is_read_again_without_the_room_sound_after_the_voice(talker, room):
-    """The speech gate waits 0.7 s of quiet before it ends an utterance; reading that quiet again
+def test_the_utterance_is_read_without_the_room_sound_after_the_voice(talker, room):
+    """The speech gate waits 0.7 s of quiet before it ends an utterance; reading that quiet too
     costs time and gives the decoder room sound to hear as words."""
     settings = GateSettings(hangover=1.5)  # a long wait for quiet, to show what is left out
     recognizer = ReadCounting(settings)
@@ -392,6 +400,24 @@ def test_the_utterance_is_read_while_the_gate_waits_out_its_hangover(talker, roo
     assert [u.text for u in finals(heard)] == ["see the future"]
     (read_at,), (closed_at,) = [at for _, at in recognizer.reads], recognizer.closes
     assert read_at < closed_at - 0.1
+
+
+def test_a_long_utterance_is_read_from_the_live_decoding_a_short_one_decoded_again(talker, room):
+    """Read once the tail after the voice has been heard, the live decoding has heard just what a
+    reading keeps: for a chant its own best path is the reading, with times and confidences, and
+    nothing is decoded again; a call as short as "nope" is decoded again from a mean that has heard
+    it (the live decoding's mean has not: `LIVE_READING`)."""
+    recognizer = ReadCounting()
+    recognizer.set_vocabulary(GAME_WORDS)
+    chant = talker("toto kiki moki pooka ska ha bo", tail=0.0)
+    assert seconds(chant) + GateSettings().tail > LIVE_READING
+    (heard,) = finals(hear(recognizer, room, chant + room(1.5)))
+    assert len(heard.words) >= 5
+    assert len(recognizer.reads) == 1 and recognizer.decodes == 0
+    assert all(w.confidence > 0 and w.end > w.start for w in heard.words)
+    assert SETTLE <= heard.words[0].start and heard.words[-1].end <= SETTLE + seconds(chant) + 0.1
+    (call,) = finals(recognize(recognizer, talker("nope", tail=0.0) + room(1.5), SETTLE + seconds(chant) + 1.5))
+    assert call.text == "nope" and len(recognizer.reads) == 2 and recognizer.decodes == 1
 
 
 def test_a_reading_that_changes_the_running_guess_comes_out_as_a_partial(talker, room):

@@ -14,10 +14,14 @@ against "right | wrong" never came out) and building it cost more than decoding 
 as much, cmusphinx/pocketsphinx#318). Without the lattice there are no posteriors and no n-best list,
 so a word's confidence comes from how well its own frames fit the model (`confidence_of`).
 
-Each utterance is read again as a whole (words with times and confidences) once the talker has
-been quiet for `GateSettings.tail`, while the gate waits out its hangover; if the talker goes on,
-the live decoding starts again. Rival readings (`Utterance.rival`) are decoded only when a judge
-asks for them: a sure verdict costs no decode after the gate closes, not one per kind of phrase.
+An utterance is read (words with times and confidences) once the talker has been quiet for
+`GateSettings.tail`, while the gate waits out its hangover: the live decoding has heard just the
+audio a reading keeps then, so it is ended and, for an utterance as long as a chant, its own best
+path is the reading, at no decoding cost. A shorter one is decoded again as a whole
+(`LIVE_READING`); so is one the talker went on after a reading (the live decoding then holds only
+its end) and one the gate closes before that quiet (the live decoding has heard room sound it
+would take for words). Rival readings (`Utterance.rival`) are decoded only when a judge asks for
+them: a sure verdict costs no decode after the gate closes, not one per kind of phrase.
 """
 
 from __future__ import annotations
@@ -57,6 +61,14 @@ a search per kind of phrase): a chant grammar's searches take tens of megabytes.
 RIVAL_BEAM = 1e-80
 """Beam of the searches that read the audio as one kind of phrase only: with the default beams, a
 chant forced through the right phrase when a word was skipped lost every path and gave no reading."""
+LIVE_READING = 2.0
+"""Seconds of audio (room sound before and after the voice included: about 1.1 s of speech) from
+which an utterance's reading is its live decoding's own best path, not a second decode. The live
+decoding normalizes its features with the running mean from before the utterance, a second decode
+with that mean moved by the utterance itself, which a short call needs: heard as the first words
+of a game, 93 calls of 174 were found with a second decode against 84 from the live decoding, 107
+against 103 after three other calls. Chants are longer: judged from the live decoding, as many came
+out right and verdicts came 0.14 s sooner (BENCHMARKS.md)."""
 FIT_UNSURE = -0.0081
 FIT_SURE = -0.0035
 """A word's acoustic score per frame (natural log, relative to the best-scoring model state of each
@@ -82,12 +94,12 @@ class GateSettings:
     preroll: float = 0.25
     """Audio kept from before the detected start, so the first consonant is not lost."""
     tail: float = 0.35
-    """Audio kept after the last voiced frame when the utterance is read again as a whole: the rest
-    of the hangover is room sound, which the decoder would hear as words (and pay for). The
-    utterance is read as soon as its tail has been heard, while the hangover runs: its closing then
-    costs no decoding, and a reading that completes a call or chant may close it before the
-    hangover ends. Each time the talker goes on after such a reading, the next one waits for twice
-    as much quiet: a talker who pauses between words costs a few readings, not one per pause."""
+    """Audio kept after the last voiced frame when the utterance is read: the rest of the hangover
+    is room sound, which the decoder would hear as words (and pay for). The utterance is read as
+    soon as its tail has been heard, while the hangover runs: its closing then costs no decoding,
+    and a reading that completes a call or chant may close it before the hangover ends. Each time
+    the talker goes on after such a reading, the next one waits for twice as much quiet: a talker
+    who pauses between words costs a few readings, not one per pause."""
     vad_mode: int = 3
     """PocketSphinx VAD aggressiveness, 0 (loose) to 3 (strict)."""
     over_room: float = 6.0
@@ -282,7 +294,7 @@ class PocketSphinxRecognizer(Recognizer):
         self._utterance_start: float | None = None
         self._partial: tuple[str, ...] = ()
         self._audio = bytearray()
-        """The current utterance's audio, decoded once more when it closes."""
+        """The current utterance's audio, kept for rival readings and for decoding it again."""
         self._voiced_bytes = 0
         """How much of `_audio` runs up to the end of its last voiced frame."""
         self._voiced: list[bool] = []
@@ -459,19 +471,24 @@ class PocketSphinxRecognizer(Recognizer):
     def _listen_again(self) -> None:
         """The talker goes on after the utterance was read ahead: decode live again from here, the
         running guess being the reading's words and then what the live decoding hears (the whole
-        utterance is read again when the talker stops)."""
+        utterance is decoded again when the talker stops)."""
         self._read_before = self._ahead.best.texts if self._ahead.best is not None else ()
         self._ahead, self._quiet_to_read = None, self._quiet_to_read * 2
         self._decoder.start_utt()
 
     def _read(self, start: float) -> _Reading:
-        """End the live decoding and decode the utterance again, the whole of it at once (up to the
-        `tail` after its last voiced frame), for words with times and confidences: the running
-        guess has text only. A second decode that hears nothing but noise gives no words; the
-        running guess then stands, with no confidence to show for it."""
+        """End the live decoding and read the utterance up to the `tail` after its last voiced
+        frame, for words with times and confidences (the running guess has text only): from the
+        live decoding's own best path when it heard just that audio, the whole utterance and no
+        more, and the utterance is `LIVE_READING` long; else decoded again, the whole of it at once.
+        A reading that holds nothing but noise gives no words; the running guess then stands, with
+        no confidence to show for it."""
         running = self._guess(start, self._clock)
         self._decoder.end_utt()
         audio = bytes(self._audio[:self._voiced_bytes + self._tail_bytes])
+        heard_just_that = not self._read_before and len(self._audio) - len(audio) < self._frame_bytes
+        if heard_just_that and len(audio) >= LIVE_READING * 2 * SAMPLE_RATE:
+            return _Reading(self._best(start) or running, audio)
         return _Reading(self._reread(audio, self._listening, self._listening.search, start) or running, audio)
 
     def end_utterance(self, skip_rest: bool = False) -> Utterance | None:
@@ -543,9 +560,9 @@ class PocketSphinxRecognizer(Recognizer):
         """The utterance's audio decoded as a whole with one of the grammar's searches (`FREE`: a
         phone loop, a reading with no words, just how well the audio fits any sounds at all)."""
         # The running mean of the features (cepstral normalization) as the live decoding left it:
-        # every reading starts from it (not from the utterance's own mean, so the first utterances
-        # of a game, before it settles, are read worse: BENCHMARKS.md), and the live decoding goes
-        # on from it.
+        # every decoding again starts from it, as the live decoding started from the mean before
+        # the utterance (not from the utterance's own mean, so the first utterances of a game,
+        # before it settles, are read worse: BENCHMARKS.md), and the live decoding goes on from it.
         normalization = self._decoder.get_cmn(False)
         try:
             self._decoder.activate_search(search)
