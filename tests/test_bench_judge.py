@@ -163,7 +163,8 @@ class TestSmallRun:
     def test_the_report_has_every_section_and_figure(self, small_run):
         text = small_run[1].read_text(encoding="utf-8")
         for part in ["Machine:", "lost on a later piece", "## Targets", "## pocketsphinx", "## vosk", "### Chant verdicts by condition",
-                     "| clean ", "| talker ", "right verdicts, clean", "| 24 dB ", "| 18 dB ", "| 12 dB ", "| 6 dB ", "say again", "wrong verdict",
+                     "| clean ", "| 24 dB ", "| 18 dB ", "| 12 dB ", "| 6 dB ", "say again", "wrong verdict",
+                     "| talker ", "right verdicts, clean",
                      "false \"you lose\" on right chants", "mistakes missed", "\"say again\", overall",
                      "### Calls", "precision", "calls found", "### Chatter", "per 10 min",
                      "verdict latency, median", "verdict latency, p95", "real-time factor", "peak RSS (MB)"]:

@@ -36,7 +36,7 @@ from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 
-from gm.audio import decibels
+from gm.audio import BYTES_PER_SECOND, decibels
 from gm.pronounce import pronounce
 from gm.recognizers.jsgf import to_jsgf
 from gm.speech import (FREE, SAMPLE_RATE, Grammar, HeardWord, Hypothesis, Recognizer, RecognizerError,
@@ -487,7 +487,7 @@ class PocketSphinxRecognizer(Recognizer):
         self._decoder.end_utt()
         audio = bytes(self._audio[:self._voiced_bytes + self._tail_bytes])
         heard_just_that = not self._read_before and len(self._audio) - len(audio) < self._frame_bytes
-        if heard_just_that and len(audio) >= LIVE_READING * 2 * SAMPLE_RATE:
+        if heard_just_that and len(audio) >= LIVE_READING * BYTES_PER_SECOND:
             return _Reading(self._best(start) or running, audio)
         return _Reading(self._reread(audio, self._listening, self._listening.search, start) or running, audio)
 
