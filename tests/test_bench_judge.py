@@ -108,6 +108,19 @@ class TestScoring:
             late.append(round(sum(took[:n]) - session.chunk_began, 3))
         assert late == [0.0, 0.0, 0.25, 0.17, 0.09, 0.01, 0.0]
 
+    def test_chants_read_word_for_word_are_counted_apart_from_misread_ones(self):
+        said = [s for s in CHANTS if s.label.mistake == "none" and s.snr is None][:3]
+        heard = [[said[0].text], [said[1].text], ["ooga"]]
+        verdicts = ["chant_ok", "say_again", "chant_ok"]
+        run = {"peak_mb": 1.0, "results": [
+            {**result(event(v, t=20.0 * n + 1.5, wall=0.1), offset=20.0 * n, speech_end=1.0), "id": s.id,
+             "heard": h, "seconds": 3.0, "decode": 0.3, "error": "", "game": "ooga-booga"}
+            for n, (s, h, v) in enumerate(zip(said, heard, verdicts))]}
+        found = judge.figures("pocketsphinx", run, said)
+        assert found.readings == [("clean", 3, pytest.approx(2 / 3), 0.5, 1.0)]
+        assert found.moments == pytest.approx([0.5] * 3)
+        assert found.latency == pytest.approx([0.6] * 3)
+
     def test_not_understood_is_found_by_any_not_understood_without_an_action(self):
         expected = [{"event": "not_understood", "fields": {"words": "ana", "reason": "unknown"}}]
         asked = [[{"event": "not_understood", "fields": {"words": "ana ana", "reason": "unknown"}}]]
@@ -167,7 +180,8 @@ class TestSmallRun:
                      "| talker ", "right verdicts, clean",
                      "false \"you lose\" on right chants", "mistakes missed", "\"say again\", overall",
                      "### Calls", "precision", "calls found", "### Chatter", "per 10 min",
-                     "verdict latency, median", "verdict latency, p95", "real-time factor", "peak RSS (MB)"]:
+                     "read word for word", "right verdicts, misread",
+                     "verdict latency, median", "verdict latency, p95", "verdict decided at", "processing after", "real-time factor", "peak RSS (MB)"]:
             assert part in text, part
         assert re.search(r'false "you lose" on right chants +\| [\d.]+% \(\d+ of [1-9]\d*\)', text)
         targets = text.split("## Targets")[1].split("## pocketsphinx")[0]

@@ -422,6 +422,10 @@ class Figures:
     """Right verdicts per kind of mistake: (mistake, chants, right)."""
     talkers: list = field(default_factory=list)
     """Right verdicts per kind of talker: (talker, chants, right, clean chants, right of those)."""
+    readings: list = field(default_factory=list)
+    """What the recognizer's reading allows, per condition: (condition, chants heard, share read word for
+    word, right verdicts on those, right verdicts on the rest). Typed, every chant is judged right (the
+    tests), so this splits what the recognizer loses from what the judge does."""
     right: dict = field(default_factory=dict)
     false_lose: float | None = None
     right_chants: int = 0
@@ -439,6 +443,8 @@ class Figures:
     spurious: dict = field(default_factory=dict)
     """Per referee: (actions, minutes of chatter)."""
     latency: list = field(default_factory=list)
+    moments: list = field(default_factory=list)
+    """Of each timed verdict: the stream time it was decided at, after the last word."""
     call_latency: list = field(default_factory=list)
     rtf: float | None = None
     peak_mb: float | None = None
@@ -507,6 +513,7 @@ def _chant_figures(found: Figures, chants) -> None:
         pairs = [(s, r) for s, r in chants if s.label.mistake == mistake]
         if pairs:
             found.mistakes.append((mistake, len(pairs), sum(is_right(s, r) for s, r in pairs) / len(pairs)))
+    _reading_figures(found, [(s, r) for s, r in chants if s.label.mistake != "late"])
     for name, test in talker_groups():
         pairs = [(s, r) for s, r in chants if test(s.voice)]
         clean = [(s, r) for s, r in pairs if s.snr is None]
@@ -529,6 +536,20 @@ def _chant_figures(found: Figures, chants) -> None:
         first = next((x for x in r["records"] if x.get("event") in VERDICTS), None)
         if first and first["cause"] == "hear" and s.label.mistake != "late":
             found.latency.append(_latency(first, r))
+            found.moments.append(_latency(first, r) - first["wall"])
+
+
+def _reading_figures(found: Figures, chants) -> None:
+    """Right verdicts on chants whose first reading was word for word what was said, and on the rest."""
+    def right(group) -> float | None:
+        return sum(is_right(s, r) for s, r in group) / len(group) if group else None
+
+    for condition in CONDITIONS:
+        pairs = [(s, r) for s, r in chants if _condition(s) == condition]
+        exact = [(s, r) for s, r in pairs if r["heard"][:1] == [s.text]]
+        if pairs:
+            found.readings.append((_condition_name(condition), len(pairs), len(exact) / len(pairs), right(exact),
+                                   right([p for p in pairs if p not in exact])))
 
 
 def _latency(record: dict, result: dict) -> float:
@@ -673,6 +694,12 @@ def _sections(m: Figures) -> list[str]:
                         [(k, str(n), pct(v)) for k, n, v in m.mistakes]) + [""]
         lines += markdown_table(("talker", "chants", "right verdicts", "clean chants", "right verdicts, clean"),
                         [(k, str(n), pct(v), str(nc), pct(vc)) for k, n, v, nc, vc in m.talkers]) + [""]
+        lines += ["What the reading allows: chants (late ones left out) whose first reading was word for word what "
+                  "was said, and the right verdicts on those and on the rest. Typed, every chant of the corpus "
+                  "is judged right.", ""]
+        lines += markdown_table(("condition", "chants", "read word for word", "right verdicts, read so",
+                                 "right verdicts, misread"),
+                                [(c, str(n), *(pct(v) for v in values)) for c, n, *values in m.readings]) + [""]
         lines += markdown_table(("chant figure", "value"), [
             ("false \"you lose\" on right chants", pct(m.false_lose) if m.false_lose is None else
              f"{pct(m.false_lose)} ({round(m.false_lose * m.right_chants)} of {m.right_chants})"),
@@ -707,6 +734,9 @@ def _sections(m: Figures) -> list[str]:
         ("verdict latency, median (ms)", ms(_quantile(m.latency, 0.5))),
         ("verdict latency, p95 (ms)", ms(_quantile(m.latency, 0.95))),
         ("verdicts timed", str(len(m.latency))),
+        ("verdict decided at, after the last word, median (ms)", ms(_quantile(m.moments, 0.5))),
+        ("processing after that moment, median (ms)",
+         ms(_quantile([t - at for t, at in zip(m.latency, m.moments)], 0.5))),
         ("call answer latency, median (ms)", ms(_quantile(m.call_latency, 0.5))),
         ("call answer latency, p95 (ms)", ms(_quantile(m.call_latency, 0.95))),
         ("real-time factor (whole pipeline)", "-" if m.rtf is None else f"{m.rtf:.3f}"),
