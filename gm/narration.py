@@ -17,7 +17,7 @@ from typing import TextIO
 
 import numpy as np
 
-from gm.audio import AudioError, from_pcm16, read_wav, to_pcm16, write_wav
+from gm.audio import BYTES_PER_SECOND, AudioError, from_pcm16, read_wav, to_pcm16, write_wav
 from gm.speech import SAMPLE_RATE
 
 DEAF_TAIL = 0.3
@@ -102,7 +102,7 @@ class SpeakerNarrator(Narrator):
         pcm = self._voice.render(text)
         self._sd.wait()
         self._sd.play(np.frombuffer(pcm, dtype="<i2"), SAMPLE_RATE)
-        return len(pcm) / (2 * SAMPLE_RATE)
+        return len(pcm) / BYTES_PER_SECOND
 
     def close(self) -> None:
         self._sd.wait()

@@ -26,7 +26,7 @@ def chants(speakers, finishing=()):
     """Right chants for a round: each speaker adds the next word and names the next speaker;
     a speaker listed in `finishing` at that point says Ooga Booga (their last card)."""
     lines = []
-    for i, speaker in enumerate(speakers):
+    for i in range(len(speakers)):
         chain = " ".join(WORDS[: i + 1])
         ending = "ooga booga" if i in finishing else f"ha {speakers[(i + 1) % len(speakers)]}"
         lines.append(f"{chain} {ending}")

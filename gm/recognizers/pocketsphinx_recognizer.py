@@ -272,7 +272,7 @@ class PocketSphinxRecognizer(Recognizer):
             raise RecognizerError(f"cannot load the PocketSphinx English model: {error}") from None
         self._voices = voices
         self._frame_bytes = self._vad.frame_bytes
-        self._frame_seconds = frame_seconds = self._frame_bytes / 2 / SAMPLE_RATE
+        self._frame_seconds = frame_seconds = self._frame_bytes / BYTES_PER_SECOND
         self._gate = SpeechGate(frame_seconds, gate)
         self._room = RoomLevel(frame_seconds, gate)
         self._talk = SpeechGate(frame_seconds, gate)
@@ -402,7 +402,7 @@ class PocketSphinxRecognizer(Recognizer):
         """Take consecutive audio (16 kHz mono s16, any length) beginning `start` seconds into the
         stream. Yields a partial utterance whenever the running guess changes and a final one when
         the talker stops; silence and noise yield nothing."""
-        if abs(start - (self._clock + len(self._buffer) / 2 / SAMPLE_RATE)) > 0.01:
+        if abs(start - (self._clock + len(self._buffer) / BYTES_PER_SECOND)) > 0.01:
             self._buffer = b""  # a jump in the stream (another recording): keep time with the caller
             self._clock = start
             # The VAD learns the room's noise as it goes; another recording is another room.
@@ -413,7 +413,7 @@ class PocketSphinxRecognizer(Recognizer):
         size = self._frame_bytes
         while len(self._buffer) >= size:
             frame, self._buffer = self._buffer[:size], self._buffer[size:]
-            self._clock += size / 2 / SAMPLE_RATE
+            self._clock += size / BYTES_PER_SECOND
             level, speech = decibels(frame), self._vad.is_speech(frame)
             if not self._gate.in_speech:
                 self._room.learn(level)
@@ -453,7 +453,7 @@ class PocketSphinxRecognizer(Recognizer):
         kept = b"".join(frame for frame, _ in self._preroll)
         self._voiced = [speech for _, speech in self._preroll]
         self._preroll.clear()
-        self._utterance_start = self._clock - len(kept) / 2 / SAMPLE_RATE
+        self._utterance_start = self._clock - len(kept) / BYTES_PER_SECOND
         self._partial = ()
         self._audio = bytearray()
         self._ahead, self._quiet_to_read, self._read_before = None, self._tail_bytes, ()

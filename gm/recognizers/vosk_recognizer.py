@@ -20,6 +20,7 @@ import struct
 from pathlib import Path
 from typing import Iterable, Iterator
 
+from gm.audio import BYTES_PER_SECOND
 from gm.speech import (SAMPLE_RATE, HeardWord, Hypothesis, Recognizer, RecognizerError, Utterance,
                        Vocabulary, normalize_words)
 
@@ -217,7 +218,7 @@ class VoskRecognizer(Recognizer):
         if not self._decoders:
             return
         self._origin = start - self._fed
-        self._fed += len(pcm) / (2 * SAMPLE_RATE)
+        self._fed += len(pcm) / BYTES_PER_SECOND
         ended = [decoder.AcceptWaveform(pcm) for decoder in self._decoders]
         if any(ended):
             utterance = self._finish([d.Result() if e else d.FinalResult() for d, e in zip(self._decoders, ended)])
