@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 import functools
 from dataclasses import dataclass
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable
 
 from rapidfuzz import fuzz
 
@@ -50,28 +50,19 @@ def similarity(a: str, b: str) -> float:
 
 @dataclass(frozen=True)
 class Match:
-    """The candidate nearest to a heard word, and the runner-up (how sure the choice is)."""
+    """The candidate nearest to a heard word, and how alike they are."""
 
     word: str
     candidate: str
     score: float
-    runner_up: str | None = None
-    runner_up_score: float = 0.0
-
-    @property
-    def margin(self) -> float:
-        return self.score - self.runner_up_score
 
 
 def best_match(word: str, candidates: Iterable[str]) -> Match:
     """The candidate most like `word` (ties: the first listed). Raises ValueError with none."""
-    scored = sorted(((similarity(word, c), -i, c) for i, c in enumerate(dict.fromkeys(candidates))),
-                    reverse=True)
+    scored = [(similarity(word, c), -i, c) for i, c in enumerate(dict.fromkeys(candidates))]
     if not scored:
         raise ValueError("best_match needs at least one candidate")
-    (score, _, candidate), rest = scored[0], scored[1:]
-    if rest:
-        return Match(word, candidate, score, rest[0][2], rest[0][0])
+    score, _, candidate = max(scored)
     return Match(word, candidate, score)
 
 
@@ -84,6 +75,10 @@ class Op(enum.Enum):
     """An expected item nothing was heard for: a skipped word."""
     SWAP = "swap"
     """Expected items i, i+1 heard as j+1, j: two words swapped."""
+
+
+_MOVES = {Op.MATCH: (1, 1), Op.SWAP: (2, 2), Op.DELETE: (1, 0), Op.INSERT: (0, 1)}
+"""How far each kind of step moves through the expected and the heard items."""
 
 
 @dataclass(frozen=True)
@@ -148,18 +143,3 @@ def align(
         steps.append(Step(op, i if di else None, j if dj else None, c))
     return Alignment(tuple(reversed(steps)), cost[expected][heard])
 
-
-_MOVES = {Op.MATCH: (1, 1), Op.SWAP: (2, 2), Op.DELETE: (1, 0), Op.INSERT: (0, 1)}
-
-
-def sequence_similarity(heard: Sequence[str], expected: Sequence[str]) -> float:
-    """0.0 to 1.0: how alike two word sequences are, word by word, with skips, extras and swaps."""
-    if not heard and not expected:
-        return 1.0
-    alignment = align(
-        len(expected), len(heard),
-        lambda i, j: 1.0 - similarity(expected[i], heard[j]),
-        lambda j: 1.0, lambda i: 1.0,
-        lambda i, j: 2.0 - similarity(expected[i], heard[j + 1]) - similarity(expected[i + 1], heard[j]) + 0.5,
-    )
-    return max(0.0, 1.0 - alignment.cost / max(len(heard), len(expected)))

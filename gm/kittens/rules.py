@@ -30,8 +30,6 @@ EXPLODING = "exploding"
 OVER = "over"
 
 NOPE = "nope"
-COMBOS = ("pair", "three_of_a_kind", "five_different")
-"""Played together from several cards; named by the call, not by a card in the deck."""
 
 EFFECTS = {
     "attack": "attack",
