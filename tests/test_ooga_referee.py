@@ -199,7 +199,9 @@ class TestWrongChants:
 
 class TestUnsureChants:
     def faint(self, text: str, at: float) -> Utterance:
-        words = tuple(HeardWord(w, 0.3, at + i * 0.3, at + i * 0.3 + 0.25) for i, w in enumerate(text.split()))
+        """Words heard below the bar a right chant's weakest word must reach."""
+        weak = Thresholds().accept - 0.1
+        words = tuple(HeardWord(w, weak, at + i * 0.3, at + i * 0.3 + 0.25) for i, w in enumerate(text.split()))
         return Utterance((Hypothesis(words),))
 
     def test_say_again_twice_then_the_table_decides_right(self, referee):
