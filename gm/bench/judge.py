@@ -545,11 +545,13 @@ def _reading_figures(found: Figures, chants) -> None:
         return sum(is_right(s, r) for s, r in group) / len(group) if group else None
 
     for condition in CONDITIONS:
-        pairs = [(s, r) for s, r in chants if _condition(s) == condition]
-        exact = [(s, r) for s, r in pairs if r["heard"][:1] == [s.text]]
-        if pairs:
-            found.readings.append((_condition_name(condition), len(pairs), len(exact) / len(pairs), right(exact),
-                                   right([p for p in pairs if p not in exact])))
+        exact, misread = [], []
+        for s, r in chants:
+            if _condition(s) == condition:
+                (exact if r["heard"][:1] == [s.text] else misread).append((s, r))
+        if exact or misread:
+            heard = len(exact) + len(misread)
+            found.readings.append((_condition_name(condition), heard, len(exact) / heard, right(exact), right(misread)))
 
 
 def _latency(record: dict, result: dict) -> float:
