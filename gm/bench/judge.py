@@ -536,7 +536,7 @@ def _chant_figures(found: Figures, chants) -> None:
         first = next((x for x in r["records"] if x.get("event") in VERDICTS), None)
         if first and first["cause"] == "hear" and s.label.mistake != "late":
             found.latency.append(_latency(first, r))
-            found.moments.append(_latency(first, r) - first["wall"])
+            found.moments.append(_moment(first, r))
 
 
 def _reading_figures(found: Figures, chants) -> None:
@@ -554,11 +554,15 @@ def _reading_figures(found: Figures, chants) -> None:
             found.readings.append((_condition_name(condition), heard, len(exact) / heard, right(exact), right(misread)))
 
 
+def _moment(record: dict, result: dict) -> float:
+    """Seconds from the end of the last word to the stream time of the chunk an output was decided at."""
+    return record["t"] - (result["offset"] + result["speech_end"])
+
+
 def _latency(record: dict, result: dict) -> float:
-    """Seconds from the end of the last word to the output: the stream time of the chunk it was decided
-    at, less the word's end, plus the wall-clock time from that chunk's arrival to the output (the
-    wait behind slower chunks included)."""
-    return record["t"] - (result["offset"] + result["speech_end"]) + record["wall"]
+    """Seconds from the end of the last word to the output: its moment in the stream, plus the
+    wall-clock time from that chunk's arrival to the output (the wait behind slower chunks included)."""
+    return _moment(record, result) + record["wall"]
 
 
 def _responses(result: dict) -> list[list[dict]]:
